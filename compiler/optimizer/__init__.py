@@ -1,0 +1,1 @@
+"""Optimiser passes, one per module; the pipeline is a plain tuple of them."""

@@ -1,0 +1,1 @@
+"""The memory of CVT-aware query statements: decomposition, descriptions, embeddings, FAISS recall, bank files."""

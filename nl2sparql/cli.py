@@ -1,0 +1,71 @@
+"""The ``nl2sparql`` command: a thin argparse face over the library.
+
+Each area registers its own sub-commands (``register(subparsers)`` in a ``cli`` module
+of its package), so this file only wires them together and turns the product's
+errors into one clear line on stderr and a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from nl2sparql import __version__
+from nl2sparql.errors import Nl2SparqlError
+
+# Modules with a ``register(subparsers)`` function, in the order their commands are listed.
+COMMAND_MODULES: tuple[str, ...] = (
+    "nl2sparql.kg.cli",
+    "nl2sparql.compiler.cli",
+    "nl2sparql.memory_bank.cli",
+)
+
+EPILOG = """examples:
+  nl2sparql kg import-fb15k237 --out fb15k237.nt.gz
+  nl2sparql kg load fb15k237.nt.gz --store ~/.cache/nl2sparql/store
+  nl2sparql kg query --store ~/.cache/nl2sparql/store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nl2sparql",
+        description="Compile natural-language questions into executable SPARQL over knowledge graphs.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"nl2sparql {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except Nl2SparqlError as exc:
+        print(f"nl2sparql: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("nl2sparql: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
