@@ -1,0 +1,150 @@
+"""Run settings shared by the CLI, the batch translator and the service.
+
+Three sources, the later winning: a TOML file (``--config``, else ``$NL2SPARQL_CONFIG``,
+else ``./nl2sparql.toml``, else ``~/.config/nl2sparql/config.toml``), environment
+variables (``NL2SPARQL_<KEY>``, e.g. ``NL2SPARQL_STORE``), and command-line flags.
+Keys that nothing sets fall back to the embedded default in the home folder.
+
+Example ``nl2sparql.toml``::
+
+    store = "/data/freebase-store"      # or: endpoint = "http://127.0.0.1:8890/sparql"
+    bank = "/data/webqsp.nl2sq"
+    planner = "default"
+    dialect = "sparql11"
+    timeout = 30
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.config import home_dir
+from nl2sparql.errors import ConfigError
+
+DIALECTS = ("sparql11", "full-iri", "virtuoso")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    store: str | None = None
+    endpoint: str | None = None
+    endpoint_user: str | None = None
+    endpoint_password: str | None = None
+    endpoint_token: str | None = None
+    bank: str | None = None
+    planner: str = "default"
+    dialect: str = "sparql11"
+    timeout: float = 30.0
+    limit: int | None = None
+    execute: bool = True
+
+    def __post_init__(self) -> None:
+        if self.store and self.endpoint:
+            raise ConfigError("give either a store folder or an endpoint URL, not both")
+        if self.dialect not in DIALECTS:
+            raise ConfigError(f"unknown dialect {self.dialect!r}: choose one of {', '.join(DIALECTS)}")
+        if self.timeout <= 0:
+            raise ConfigError(f"timeout must be positive, got {self.timeout}")
+        if self.limit is not None and self.limit < 0:
+            raise ConfigError(f"limit must be zero or positive, got {self.limit}")
+
+    @property
+    def default_store(self) -> Path:
+        return home_dir() / "store"
+
+    @property
+    def default_bank(self) -> Path:
+        return home_dir() / "bank.nl2sq"
+
+
+_TYPES = {f.name: f.type for f in fields(Settings)}
+
+
+def _coerce(key: str, value: Any, source: str) -> Any:
+    kind = str(_TYPES[key])
+    if value is None:
+        return None
+    try:
+        if "bool" in kind:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(value)
+        if "float" in kind:
+            return float(value)
+        if "int" in kind:
+            return int(value)
+        return str(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{source}: {key} = {value!r} is not a valid {kind.split(' ')[0]}") from None
+
+
+def config_file(explicit: str | None = None) -> Path | None:
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist")
+        return path
+    env = os.environ.get("NL2SPARQL_CONFIG")
+    if env:
+        path = Path(env).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"NL2SPARQL_CONFIG={env} is not a file")
+        return path
+    for path in (Path("nl2sparql.toml"), Path.home() / ".config" / "nl2sparql" / "config.toml"):
+        if path.is_file():
+            return path
+    return None
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None
+    unknown = sorted(set(data) - set(_TYPES))
+    if unknown:
+        known = ", ".join(sorted(_TYPES))
+        raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}; known: {known}")
+    return {k: _coerce(k, v, str(path)) for k, v in data.items()}
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    environ = os.environ if environ is None else environ
+    out: dict[str, Any] = {}
+    for key in _TYPES:
+        name = f"NL2SPARQL_{key.upper()}"
+        if environ.get(name):
+            out[key] = _coerce(key, environ[name], name)
+    return out
+
+
+def _overlay(base: dict[str, Any], top: Mapping[str, Any]) -> None:
+    """Put ``top`` over ``base``; a store and an endpoint exclude each other, so one replaces the other."""
+    if "endpoint" in top:
+        base.pop("store", None)
+    if "store" in top:
+        base.pop("endpoint", None)
+    base.update(top)
+
+
+def load_settings(flags: Mapping[str, Any] | None = None, config: str | None = None) -> Settings:
+    """Settings from the config file, then the environment, then flags (``None`` flags are unset)."""
+    merged: dict[str, Any] = {}
+    path = config_file(config)
+    if path is not None:
+        _overlay(merged, read_toml(path))
+    _overlay(merged, from_environment())
+    _overlay(merged, {k: v for k, v in (flags or {}).items() if v is not None and k in _TYPES})
+    return replace(Settings(), **merged)
