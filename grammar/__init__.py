@@ -1,1 +1,1 @@
-"""Lark grammars (``sparql.lark``, ``plan.lark``) and the transformers that turn their trees into typed nodes."""
+"""Lark grammars (``sparql.lark``, ``plan.lark``) and the transformers that turn their trees into nodes."""
