@@ -1,0 +1,247 @@
+"""``nl2sparql kg``: build a store from files, query it or a remote endpoint, show its size.
+
+The commands are thin: each parses its options, calls the library and prints. Errors are
+:class:`~nl2sparql.errors.Nl2SparqlError` subclasses, which the top-level CLI prints as
+one line with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.errors import Nl2SparqlError
+
+FORMATTER = argparse.RawDescriptionHelpFormatter
+
+KG_EPILOG = """examples:
+  nl2sparql kg import-fb15k237 --out fb15k237.nt.gz
+  nl2sparql kg load fb15k237.nt.gz --store ./store
+  nl2sparql kg query --store ./store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
+  nl2sparql kg stats --store ./store
+"""
+
+IMPORT_EPILOG = """FB15k-237 collapses Freebase CVT nodes into relations such as
+/film/actor/film./film/performance/film; the import puts them back
+(h film.actor.film c . c film.performance.film t) and adds English names.
+
+examples:
+  nl2sparql kg import-fb15k237 --out fb15k237.nt.gz
+  nl2sparql kg import-fb15k237 --src /data/fb15k-237 --out fb15k237.nt --json
+"""
+
+LOAD_EPILOG = """The load is all or nothing: if any file fails (missing, bad syntax, truncated
+gzip, Ctrl-C) the store keeps exactly its previous content.
+
+examples:
+  nl2sparql kg load fb15k237.nt.gz --store ./store
+  nl2sparql kg load schema.ttl extra.rdf.gz --store ./store
+  nl2sparql kg load dump.data --format nt --store ./store
+"""
+
+QUERY_EPILOG = """Prints SPARQL 1.1 JSON results (ASK: {"head": {}, "boolean": ...}). Only SELECT
+and ASK run; updates and SERVICE calls are refused. The query may be given as text,
+as @FILE, or as - to read it from standard input. The endpoint password or token may
+also come from NL2SPARQL_ENDPOINT_PASSWORD / NL2SPARQL_ENDPOINT_TOKEN.
+
+examples:
+  nl2sparql kg query --store ./store 'SELECT ?name WHERE {
+    <http://rdf.freebase.com/ns/m.016z2j> <http://rdf.freebase.com/ns/type.object.name> ?name }'
+  nl2sparql kg query --store ./store @question.rq --timeout 5
+  nl2sparql kg query --endpoint http://localhost:8890/sparql 'ASK { ?s ?p ?o }'
+  nl2sparql kg query --endpoint https://kg.example.org/sparql --token "$TOKEN" @q.rq
+"""
+
+STATS_EPILOG = """examples:
+  nl2sparql kg stats --store ./store
+  nl2sparql kg stats --store ./store --json
+  nl2sparql kg stats --endpoint http://localhost:8890/sparql --default-graph http://example.org/g
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``kg`` command group."""
+    kg = subparsers.add_parser(
+        "kg",
+        help="knowledge-graph stores: import, load, query, stats",
+        description="Build and query the knowledge graph the answers come from.",
+        epilog=KG_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    kg.set_defaults(func=lambda args: _help(kg))
+    commands = kg.add_subparsers(dest="kg_command", metavar="COMMAND")
+
+    imp = commands.add_parser(
+        "import-fb15k237",
+        help="convert FB15k-237 into CVT-expanded Freebase N-Triples",
+        epilog=IMPORT_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    imp.add_argument("--src", type=Path, help="FB15k-237 folder (default: the data folder's fb15k-237)")
+    imp.add_argument("--out", type=Path, required=True, help="output file, .nt or .nt.gz")
+    imp.add_argument("--json", action="store_true", help="print the report as JSON")
+    imp.set_defaults(func=_import_fb15k237)
+
+    load = commands.add_parser(
+        "load",
+        help="load RDF files into an Oxigraph store folder",
+        epilog=LOAD_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    load.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help=".nt, .ttl, .rdf/.owl/.xml, optionally .gz"
+    )
+    load.add_argument("--store", type=Path, required=True, help="store folder (created when missing)")
+    load.add_argument("--format", help="nt, ttl or rdfxml (default: from each file's extension)")
+    load.add_argument("--no-progress", action="store_true", help="no progress bar")
+    load.add_argument("--json", action="store_true", help="print the report as JSON")
+    load.set_defaults(func=_load)
+
+    query = commands.add_parser(
+        "query", help="run a SELECT or ASK query", epilog=QUERY_EPILOG, formatter_class=FORMATTER
+    )
+    _target_options(query)
+    query.add_argument("--timeout", type=float, help="seconds before the query is stopped")
+    query.add_argument("--json", action="store_true", help="accepted for symmetry: output is always JSON")
+    query.add_argument("query", help="SPARQL text, @FILE, or - for standard input")
+    query.set_defaults(func=_query)
+
+    stats = commands.add_parser(
+        "stats", help="triple count and triples per predicate", epilog=STATS_EPILOG, formatter_class=FORMATTER
+    )
+    _target_options(stats)
+    stats.add_argument("--top", type=int, default=20, help="predicates to list (default 20)")
+    stats.add_argument("--json", action="store_true", help="print all counts as JSON")
+    stats.set_defaults(func=_stats)
+
+
+def _target_options(parser: argparse.ArgumentParser) -> None:
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--store", type=Path, help="Oxigraph store folder")
+    target.add_argument("--endpoint", metavar="URL", help="SPARQL 1.1 endpoint URL")
+    parser.add_argument("--user", help="endpoint user (basic auth)")
+    parser.add_argument("--password", help="endpoint password (or NL2SPARQL_ENDPOINT_PASSWORD)")
+    parser.add_argument("--token", help="endpoint bearer token (or NL2SPARQL_ENDPOINT_TOKEN)")
+    parser.add_argument("--default-graph", metavar="IRI", help="endpoint default graph (default-graph-uri)")
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _open(args: argparse.Namespace) -> Any:
+    from nl2sparql.kg.store import open_store
+
+    if args.store is not None:
+        if not args.store.is_dir():
+            raise Nl2SparqlError(
+                f"store folder {args.store} does not exist (create it with 'nl2sparql kg load')"
+            )
+        return open_store("oxigraph", path=args.store)
+    password = args.password or os.environ.get("NL2SPARQL_ENDPOINT_PASSWORD")
+    token = args.token or os.environ.get("NL2SPARQL_ENDPOINT_TOKEN")
+    options: dict[str, Any] = {"url": args.endpoint, "default_graph": args.default_graph}
+    if args.user is not None:
+        options.update(user=args.user, password=password)
+    elif token:
+        options["token"] = token
+    return open_store("endpoint", **options)
+
+
+def _import_fb15k237(args: argparse.Namespace) -> int:
+    from nl2sparql.config import data_dir
+    from nl2sparql.kg.fb15k237 import import_fb15k237
+
+    src = args.src or data_dir() / "fb15k-237"  # type: ignore[operator]
+    report = import_fb15k237(src, args.out)
+    if args.json:
+        print(json.dumps({**_report_dict(report), "path": str(report.path)}, indent=2))
+    else:
+        print(
+            f"wrote {report.triples:,} triples ({report.cvt_nodes:,} CVT nodes, "
+            f"{report.entities:,} entities, {report.relations} relations) to {report.path}"
+        )
+    return 0
+
+
+def _load(args: argparse.Namespace) -> int:
+    from nl2sparql.kg.oxigraph_store import OxigraphStore
+    from nl2sparql.kg.rdf_files import check_file
+
+    for file in args.files:  # every file is checked before the store folder is created
+        check_file(file, args.format)
+    store = OxigraphStore(args.store)
+    try:
+        report = store.load(args.files, args.format, progress=not args.no_progress)
+    finally:
+        store.close()
+    if args.json:
+        out = {
+            "store": str(args.store),
+            "files": [str(f) for f in report.files],
+            "triples_before": report.triples_before,
+            "triples_after": report.triples_after,
+            "added": report.added,
+            "seconds": round(report.seconds, 3),
+        }
+        print(json.dumps(out, indent=2))
+    else:
+        rate = report.added / report.seconds if report.seconds else 0.0
+        print(
+            f"loaded {len(report.files)} file(s) into {args.store}: {report.added:,} triples added, "
+            f"{report.triples_after:,} in total ({report.seconds:.1f} s, {rate:,.0f} triples/s)"
+        )
+    return 0
+
+
+def _read_query(text: str) -> str:
+    if text == "-":
+        return sys.stdin.read()
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise Nl2SparqlError(f"cannot read the query file {path}: {exc.strerror or exc}") from exc
+    return text
+
+
+def _query(args: argparse.Namespace) -> int:
+    from nl2sparql.kg.terms import SelectResult, ask_json
+
+    text = _read_query(args.query)
+    with _open(args) as store:
+        result = store.query(text, timeout=args.timeout)
+    out = result.to_json() if isinstance(result, SelectResult) else ask_json(result)
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        stats = store.stats()
+    if args.json:
+        print(json.dumps(stats.to_json(), indent=2))
+        return 0
+    print(f"triples: {stats.triples:,}")
+    print(f"predicates: {len(stats.predicates):,}")
+    ranked = sorted(stats.predicates.items(), key=lambda kv: (-kv[1], kv[0]))
+    for predicate, count in ranked[: max(args.top, 0)]:
+        print(f"  {count:>10,}  {predicate}")
+    return 0
+
+
+def _report_dict(report: Any) -> dict[str, Any]:
+    return {
+        "triples": report.triples,
+        "cvt_nodes": report.cvt_nodes,
+        "entities": report.entities,
+        "names": report.names,
+        "relations": report.relations,
+        "source_triples": report.source_triples,
+    }
