@@ -17,12 +17,20 @@ from nl2sparql.errors import Nl2SparqlError
 
 # Modules with a ``register(subparsers)`` function, in the order their commands are listed.
 COMMAND_MODULES: tuple[str, ...] = (
-    "nl2sparql.kg.cli",
-    "nl2sparql.compiler.cli",
-    "nl2sparql.memory_bank.cli",
+    "nl2sparql.commands",  # setup, ask, translate
+    "nl2sparql.compile_cmd",  # compile
+    "nl2sparql.compiler.cli",  # sparql
+    "nl2sparql.memory_bank.cli",  # bank
+    "nl2sparql.planner.cli",  # planner
+    "nl2sparql.kg.cli",  # kg
+    "nl2sparql.evaluation.cli",  # eval
+    "nl2sparql.server.cli",  # serve
 )
 
 EPILOG = """examples:
+  nl2sparql setup && nl2sparql ask "what films did Jeremy Irons act in?"
+  nl2sparql translate questions.jsonl --out answers.jsonl
+  nl2sparql serve --port 50051
   nl2sparql kg import-fb15k237 --out fb15k237.nt.gz
   nl2sparql kg load fb15k237.nt.gz --store ~/.cache/nl2sparql/store
   nl2sparql kg query --store ~/.cache/nl2sparql/store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
