@@ -13,3 +13,11 @@ class Nl2SparqlError(Exception):
 
 class ConfigError(Nl2SparqlError):
     """A setting, path or data folder is missing or wrong."""
+
+
+class InvalidQuestion(Nl2SparqlError):
+    """A question that cannot be asked: empty, too long, or not text."""
+
+
+class DeadlineExceeded(Nl2SparqlError, TimeoutError):
+    """The caller's deadline passed before the question was answered."""

@@ -1,0 +1,154 @@
+"""Planner speed on this machine: decoding latency and throughput, and the cost of a training step.
+
+    python benchmarks/bench_planner.py                       # everything, untrained minilm-ed
+    python benchmarks/bench_planner.py --model DIR           # decode with a trained planner
+    python benchmarks/bench_planner.py --only decode --questions 50
+
+Decoding runs on real questions (WebQSP test part A with their topic entities). An
+untrained model writes noise of arbitrary length, so without ``--model`` every output is
+forced to ``--tokens`` new tokens (the length of a typical plan), which makes the figures
+the cost of writing one plan of that length. Training steps run at batch 16 on the same
+questions with the few-shot plans of the ``openai:`` prompt as targets (46 tokens on
+average; gold plans synthesised from WebQSP train average 52), or on the first 16 pairs
+of ``--data``, for full fine-tuning and for LoRA; the estimate for a training run is steps x step time.
+Figures only, never assertions: the machine is shared, so compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from nl2sparql.config import data_file
+from nl2sparql.planner.backends.openai_chat import EXAMPLES
+from nl2sparql.planner.input_format import format_input
+from nl2sparql.planner.model import DEFAULT_BASE, LoraSettings, PlannerModel, add_lora, build_base, parse_base
+from nl2sparql.planner.pairs import read_pairs
+
+
+def questions(limit: int) -> list[tuple[str, dict[str, str]]]:
+    records = json.loads(data_file("webqsp/WebQSP.test.part-A.json").read_text())["Questions"]
+    found = []
+    for record in records:
+        parse = record["Parses"][0]
+        entities = {parse["TopicEntityMid"]: parse["TopicEntityName"]} if parse.get("TopicEntityName") else {}
+        found.append((record["ProcessedQuestion"], entities))
+    return found[:limit]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+
+def untrained() -> PlannerModel:
+    model, tokenizer, architecture = build_base(parse_base(DEFAULT_BASE))
+    return PlannerModel(model, tokenizer, architecture)
+
+
+Items = list[tuple[str, dict[str, str]]]
+
+
+def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool) -> None:
+    inputs = [format_input(q, e) for q, e in items]
+    names = [tuple(e.values()) for _, e in items]
+    fixed = {"max_new_tokens": tokens, "min_new_tokens": tokens if forced else 0}
+    model.generate(inputs[:2], names[:2], **fixed)  # warm-up
+    for beams in (1, 4):
+        times = []
+        for text, name in zip(inputs, names, strict=True):
+            began = time.perf_counter()
+            model.generate([text], [name], num_beams=beams, **fixed)
+            times.append((time.perf_counter() - began) * 1000)
+        label = "greedy" if beams == 1 else f"beam {beams}"
+        print(
+            f"decode batch 1, {label:7s}: p50 {statistics.median(times):7.1f} ms   "
+            f"p95 {percentile(times, 0.95):7.1f} ms   ({len(times)} questions)"
+        )
+    for beams in (1, 4):
+        began = time.perf_counter()
+        for start in range(0, len(inputs), 16):
+            model.generate(inputs[start : start + 16], names[start : start + 16], num_beams=beams, **fixed)
+        seconds = time.perf_counter() - began
+        label = "greedy" if beams == 1 else f"beam {beams}"
+        print(f"decode batch 16, {label:7s}: {len(inputs) / seconds:7.1f} questions/s")
+
+
+def bench_train_step(items: Items, steps: int, pairs: int, epochs: int, data: Path | None) -> None:
+    if data is not None:  # real training pairs: their inputs and plans
+        chosen = read_pairs(data)[:16]
+        inputs, plans = [p.input for p in chosen], [p.output for p in chosen]
+    else:
+        inputs, plans = [format_input(q, e) for q, e in items[:16]], [plan for _, plan in EXAMPLES]
+    estimates = {}
+    for method in ("full", "lora"):
+        base = parse_base(DEFAULT_BASE)
+        model, tokenizer, architecture = build_base(base)
+        if method == "lora":
+            model = add_lora(model, base, architecture, LoraSettings())
+        planner = PlannerModel(model, tokenizer, architecture)
+        targets = [planner.target_ids(plans[i % len(plans)]) for i in range(16)]
+        parameters = [p for p in model.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(parameters, lr=1e-4)
+        batch = planner.batch([inputs[i % len(inputs)] for i in range(16)], targets)
+        model.train()
+        times = []
+        for step in range(steps + 1):
+            began = time.perf_counter()
+            loss, _ = planner.loss(batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            if step:  # the first step allocates the optimiser state
+                times.append(time.perf_counter() - began)
+        step_time = statistics.median(times)
+        trainable = sum(p.numel() for p in parameters)
+        total_steps = math.ceil(pairs / 16) * epochs
+        estimates[method] = step_time * total_steps
+        mean_target = statistics.mean(len(t) for t in targets)
+        print(
+            f"train step, batch 16, {method:4s}: {step_time:6.2f} s/step (median of {steps}; "
+            f"{trainable / 1e6:.1f}M trainable; targets {mean_target:.0f} tokens) -> "
+            f"{epochs} epochs x {pairs} pairs = {total_steps} steps ~ {estimates[method] / 60:.1f} min"
+        )
+    print(f"LoRA / full step time: {estimates['lora'] / estimates['full']:.2f}")
+
+
+def main() -> None:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
+    parser.add_argument("--model", type=Path, help="a trained planner folder (default: untrained minilm-ed)")
+    parser.add_argument("--questions", type=int, default=48)
+    parser.add_argument("--tokens", type=int, default=64, help="new tokens per plan (forced when untrained)")
+    parser.add_argument("--steps", type=int, default=5, help="timed training steps per method")
+    parser.add_argument("--pairs", type=int, default=3000, help="training pairs for the estimate")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--data", type=Path, help="a pairs .jsonl whose first 16 pairs make the training batch")
+    parser.add_argument("--only", choices=("decode", "train"))
+    parser.add_argument("--threads", type=int, help="torch threads (default: one per core)")
+    args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  (each figure as it is measured)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    load = os.getloadavg()[0]
+    threads = torch.get_num_threads()
+    print(f"torch {torch.__version__}, {threads} threads, cuda: {torch.cuda.is_available()}, load {load:.1f}")
+    items = questions(max(args.questions, 16))
+    if args.only in (None, "decode"):
+        model = PlannerModel.load(args.model) if args.model else untrained()
+        bench_decode(model, items[: args.questions], args.tokens, forced=args.model is None)
+    if args.only in (None, "train"):
+        bench_train_step(items, args.steps, args.pairs, args.epochs, args.data)
+
+
+if __name__ == "__main__":
+    main()

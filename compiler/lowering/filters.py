@@ -1,0 +1,103 @@
+"""``Make sure`` steps that become FILTERs: equality, inequality and comparisons, typed right.
+
+A plan writes ``Make sure ?d is before 1971`` or ``Make sure ?n is greater than 5000``;
+the literal must be typed as the values it meets in the graph, or the comparison is
+silently false (``"1971"`` the string is not less than a date). The type comes from the
+predicate that binds the variable (the schema's range, ``type.datetime`` ->
+``xsd:dateTime``), falling back on how the literal looks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from nl2sparql.compiler.ast import (
+    IRI,
+    XSD_DATETIME,
+    XSD_DECIMAL,
+    XSD_INTEGER,
+    BinaryOp,
+    BuiltinCall,
+    Expression,
+    Filter,
+    FunctionCall,
+    Literal,
+    Var,
+)
+
+#: plan comparison words -> SPARQL operators
+OPERATORS: Mapping[str, str] = {
+    "is": "=",
+    "greater than": ">",
+    "less than": "<",
+    "at least": ">=",
+    "at most": "<=",
+    "after": ">",
+    "before": "<",
+}
+_NEGATED = {"=": "!=", ">": "<=", "<": ">=", ">=": "<", "<=": ">", "!=": "="}
+_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?\d*\.\d+")
+_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
+
+
+def sparql_operator(op: str, negated: bool = False) -> str:
+    """``greater than`` -> ``>``; negated: ``is not greater than`` -> ``<=``."""
+    symbol = OPERATORS[op]
+    return _NEGATED[symbol] if negated else symbol
+
+
+def typed_literal(lexical: str, kind: str, datatype: str | None) -> Literal:
+    """The literal a plan wrote (``1971``, ``2011-05-01``, ``5000``, ``"Up"``) typed for ``datatype``.
+
+    ``datatype`` is the value type of what it is compared with (``None``: unknown). Dates
+    keep the precision written: WebQSP and CWQ compare with ``"1971"^^xsd:dateTime``.
+    """
+    if kind == "string":
+        return Literal(lexical)
+    if datatype == XSD_DATETIME or (datatype is None and kind in ("year", "date")):
+        return Literal(lexical, XSD_DATETIME)
+    if _INTEGER.fullmatch(lexical):
+        return Literal(lexical, XSD_INTEGER)
+    if _DECIMAL.fullmatch(lexical):
+        return Literal(lexical, XSD_DECIMAL)
+    if _DATE.fullmatch(lexical):
+        return Literal(lexical, XSD_DATETIME)
+    return Literal(lexical)
+
+
+_PARTIAL_DATETIME = re.compile(r"(-?\d{4,})(?:-(\d{2}))?(?:-(\d{2}))?")
+
+
+def complete_datetime(term: Expression) -> Expression:
+    """``"2015-08-10"^^xsd:dateTime`` -> ``"2015-08-10T00:00:00"^^xsd:dateTime`` (a year: Jan 1st).
+
+    A date alone is not a valid ``xsd:dateTime``: Virtuoso reads it as midnight, Oxigraph
+    as an error that fails the comparison. Comparisons get the complete form (the
+    compiler's Virtuoso reader writes the gold queries' literals the same way).
+    """
+    if not isinstance(term, Literal) or term.datatype != XSD_DATETIME:
+        return term
+    m = _PARTIAL_DATETIME.fullmatch(term.lexical)
+    if m is None:
+        return term
+    year, month, day = m.groups()
+    return Literal(f"{year}-{month or '01'}-{day or '01'}T00:00:00", XSD_DATETIME)
+
+
+def cast(expr: Expression, to: str | None) -> Expression:
+    """``xsd:dateTime(expr)`` (``to`` an XSD type IRI), or ``expr`` itself when ``to`` is ``None``."""
+    return FunctionCall(IRI(to), (expr,)) if to else expr
+
+
+def equality(var: str, term: Expression, as_string: bool = False, negated: bool = False) -> Filter:
+    """``FILTER(?v = term)``, ``FILTER(str(?v) = "text")`` (WebQSP's test on names), or ``!=``."""
+    left: Expression = BuiltinCall("STR", (Var(var),)) if as_string else Var(var)
+    return Filter(BinaryOp("!=" if negated else "=", left, complete_datetime(term)))
+
+
+def comparison(var: str, symbol: str, value: Expression, cast_to: str | None) -> Filter:
+    """``FILTER(cast(?v) symbol value)``; no cast when comparing two variables."""
+    left = Var(var) if isinstance(value, Var) else cast(Var(var), cast_to)
+    return Filter(BinaryOp(symbol, left, complete_datetime(value)))

@@ -1,0 +1,408 @@
+"""Plan + chosen statements -> one SELECT query: the patterns of MemQ's reconstruction.
+
+Steps are lowered in plan order into one group:
+
+* chain / conjunction: each ``Find`` adds its statement's triples; shared variables join
+  them and two ``Find`` steps that assign one variable intersect (:mod:`.graph`);
+* ``Make sure ?v is <entity>``: the constant replaces ``?v`` in its triple when nothing
+  else reads ``?v`` (how WebQSP writes ``?x ns:people.person.gender ns:m.05zppz``), a
+  FILTER otherwise; a name that is no entity of the question is looked up among the
+  recalled ``equals`` constraints (``Country`` -> ``str(?v) = "Country"``);
+* comparisons -> typed FILTERs (:mod:`.filters`); ``holds during`` -> time windows on
+  the CVT behind the variable (:mod:`.time_window`);
+* ``Combine`` -> UNION of the steps that serve each side (:mod:`.union`);
+* ``Rank`` -> ``ORDER BY`` + ``LIMIT`` when it is the last step; a sub-select when steps
+  follow (so their joins cannot change which row comes first); with ``keep_ties`` a
+  ``MAX``/``MIN`` sub-select keeps every row tied for first;
+* ``Count`` -> ``COUNT(DISTINCT ?v)``, in a sub-select when steps follow;
+* ``The answer is ?x`` -> ``SELECT DISTINCT ?x`` and, for Freebase, WebQSP's answer
+  language filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from nl2sparql.compiler.assemble import (
+    Label,
+    Recalled,
+    ResolvedPlan,
+    bind_statement,
+    compact_term,
+    normalise_name,
+    substitute,
+)
+from nl2sparql.compiler.ast import (
+    BGP,
+    IRI,
+    Aggregate,
+    Alias,
+    BinaryOp,
+    BuiltinCall,
+    Expression,
+    Filter,
+    GroupPattern,
+    Literal,
+    Node,
+    OrderCondition,
+    SelectQuery,
+    SubSelect,
+    TriplePattern,
+    UnaryOp,
+    Union,
+    Var,
+)
+from nl2sparql.compiler.lowering import filters, graph, time_window
+from nl2sparql.compiler.lowering.options import LoweringError, LoweringOptions
+from nl2sparql.compiler.lowering.union import branches
+from nl2sparql.planner.plan import Answer, Combine, Count, Find, MakeSure, Rank, Step
+from nl2sparql.planner.plan import Literal as PlanLiteral
+from nl2sparql.planner.plan import Var as PlanVar
+
+
+@dataclass(slots=True)
+class _Scope:
+    """A group being written: its elements, the triples already in it, its pending windows."""
+
+    elements: list[Node] = field(default_factory=list)
+    seen: set[TriplePattern] = field(default_factory=set)
+    windows: dict[str, tuple[time_window.Window, bool]] = field(default_factory=dict)
+
+
+class _Names:
+    """Fresh variable names that no plan variable uses."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = set(taken)
+
+    def fresh(self, stem: str) -> str:
+        number = 0
+        while f"{stem}{number}" in self.taken:
+            number += 1
+        name = f"{stem}{number}"
+        self.taken.add(name)
+        return name
+
+    def take(self, count: int, stem: str) -> list[str]:
+        return [self.fresh(stem) for _ in range(count)]
+
+
+def lower(
+    resolved: ResolvedPlan,
+    chosen: Mapping[int, Recalled],
+    constraints: Mapping[int, Sequence[Recalled]] | None = None,
+    options: LoweringOptions | None = None,
+) -> SelectQuery:
+    """The query for ``resolved`` with the statement ``chosen[i]`` for each ``Find`` step ``i``.
+
+    ``constraints[i]``: the constraint statements recalled for ``Make sure`` step ``i``
+    (time-window predicates, constants that are no entity of the question).
+    """
+    return _Lowering(resolved, chosen, constraints or {}, options or LoweringOptions()).run()
+
+
+class _Lowering:
+    def __init__(
+        self,
+        resolved: ResolvedPlan,
+        chosen: Mapping[int, Recalled],
+        constraints: Mapping[int, Sequence[Recalled]],
+        options: LoweringOptions,
+    ) -> None:
+        self.resolved = resolved
+        self.plan = resolved.plan
+        self.steps: tuple[Step, ...] = resolved.plan.steps
+        self.constraints = constraints
+        self.options = options
+        answer = self.plan.answer
+        if answer is None:
+            raise LoweringError("the plan has no answer line")
+        self.answer = answer.name
+        plan_vars = {v.name for step in self.steps for v in (*step.inputs, getattr(step, "target", None)) if v}
+        self.names = _Names(plan_vars)
+        self.parts: dict[int, list[TriplePattern]] = {}
+        self.cvt_of: dict[str, Var] = {}
+        self._bind(chosen)
+
+    # -- graph statements ------------------------------------------------------------------
+
+    def _bind(self, chosen: Mapping[int, Recalled]) -> None:
+        cvt_names: list[str] = []
+        step_cvt: dict[int, str] = {}
+        for index, find in self.resolved.finds.items():
+            recalled = chosen.get(index)
+            if recalled is None:
+                raise LoweringError(f"step {index + 1}: no statement was chosen")
+            name = self.names.fresh("cvt")
+            triples = list(bind_statement(find, recalled, name))
+            if any(Var(name) in (t.subject, t.object) for t in triples):
+                cvt_names.append(name)
+                step_cvt[index] = name
+            self.parts[index] = triples
+        merged = graph.merge_cvts(self.parts, cvt_names)
+        mapping = {name: Var(rep) for name, rep in merged.items() if name != rep}
+        if mapping:
+            self.parts = {i: [substitute(t, mapping) for t in ts] for i, ts in self.parts.items()}  # type: ignore[misc]
+        for index in sorted(step_cvt):
+            target = self.resolved.finds[index].target
+            self.cvt_of.setdefault(target, Var(merged[step_cvt[index]]))
+        self.cvts = {merged[name] for name in cvt_names}
+
+    def all_triples(self) -> Iterator[TriplePattern]:
+        for triples in self.parts.values():
+            yield from triples
+
+    def datatype(self, var: str) -> str | None:
+        return graph.value_datatype(var, self.all_triples(), self.options.value_type)
+
+    # -- the walk ------------------------------------------------------------------------
+
+    def run(self) -> SelectQuery:
+        self.inline: dict[str, Node] = {}
+        made: dict[int, list[Node]] = {}
+        for index, step in enumerate(self.steps):
+            if isinstance(step, MakeSure) and step.op != "holds during":
+                made[index] = self._make_sure(index, step)
+        if self.inline:
+            self.parts = {
+                i: [substitute(t, self.inline) for t in ts]  # type: ignore[misc]
+                for i, ts in self.parts.items()
+            }
+        branch_of = branches(self.plan)
+        main = _Scope()
+        sides: dict[tuple[int, int], _Scope] = {}
+        order: tuple[OrderCondition, ...] = ()
+        limit: int | None = None
+        counted: tuple[str, str] | None = None
+        for index, step in enumerate(self.steps):
+            scope = sides.setdefault(branch_of[index], _Scope()) if index in branch_of else main
+            later = any(not isinstance(s, Answer) for s in self.steps[index + 1 :])
+            if isinstance(step, Find):
+                triples = graph.dedupe(self.parts[index], scope.seen)
+                if triples:
+                    scope.elements.append(BGP(triples))
+            elif isinstance(step, MakeSure) and step.op == "holds during":
+                self._window(index, step, scope)
+            elif isinstance(step, MakeSure):
+                scope.elements.extend(made[index])
+            elif isinstance(step, Rank):
+                self._flush(main)
+                result = self._rank(index, step, main, later)
+                if result is not None:
+                    order, limit = result
+            elif isinstance(step, Count):
+                self._flush(main)
+                if later:
+                    self._count_subquery(index, step, main)
+                else:
+                    counted = (step.var.name, step.target.name)
+            elif isinstance(step, Combine):
+                main.elements.append(self._union(index, step, sides))
+        self._flush(main)
+        return self._select(main, order, limit, counted)
+
+    # -- constraints ---------------------------------------------------------------------
+
+    def _make_sure(self, index: int, step: MakeSure) -> list[Node]:
+        value = self.resolved.values[index]
+        var = step.var.name
+        candidates = self.constraints.get(index, ())
+        if step.op == "is":
+            as_string = False
+            if isinstance(value, Label) or (isinstance(step.value, PlanLiteral) and step.value.kind == "string"):
+                text = value.text if isinstance(value, Label) else step.value.value  # type: ignore[union-attr]
+                found = _constant(text, candidates, literal=not isinstance(value, Label))
+                if found is None and isinstance(value, Label):
+                    known = "; ".join(self.resolved.entities.known()) or "none"
+                    raise LoweringError(
+                        f"line {self.resolved.line(index)}: {text!r} matches none of the question's entities "
+                        f"({known}) and no constant of the memory"
+                    )
+                if found is None:
+                    found = (Literal(text), not self.options.style.inline_strings)
+                term, as_string = found
+            elif isinstance(value, Literal):
+                term = filters.typed_literal(value.lexical, step.value.kind, self.datatype(var))  # type: ignore[union-attr]
+            else:
+                term = value
+            if not step.negated and not as_string and self._inlinable(index, var, term):
+                self.inline[var] = term
+                return []
+            plain_text = isinstance(term, Literal) and term.datatype is None and term.lang is None
+            return [filters.equality(var, term, as_string=as_string or plain_text, negated=step.negated)]
+        symbol = filters.sparql_operator(step.op, step.negated)
+        if isinstance(value, Label):
+            raise LoweringError(
+                f"line {self.resolved.line(index)}: {step.op!r} compares with a number, a date or "
+                f"a variable, not {value.text!r}"
+            )
+        datatype = self.datatype(var)
+        if isinstance(value, Literal):
+            kind = step.value.kind if isinstance(step.value, PlanLiteral) else "string"
+            value = filters.typed_literal(value.lexical, kind, datatype)
+            datatype = datatype or value.datatype
+        cast_to = self.options.style.compare_cast_for(datatype)
+        return [filters.comparison(var, symbol, value, cast_to)]
+
+    def _inlinable(self, index: int, var: str, term: Expression) -> bool:
+        """Whether ``?var`` can be replaced by ``term`` in its triples (nothing else reads it)."""
+        if var == self.answer or var in self.inline:
+            return False
+        assigners = [s for s in self.steps if getattr(s, "target", None) == PlanVar(var)]
+        if not assigners or not all(isinstance(s, Find) for s in assigners):
+            return False
+        for other, step in enumerate(self.steps):
+            if other != index and PlanVar(var) in step.inputs:
+                return False
+        where = graph.positions(var, self.all_triples())
+        if not where or "predicate" in where:
+            return False
+        return not (isinstance(term, Literal) and "subject" in where)
+
+    def _window(self, index: int, step: MakeSure, scope: _Scope) -> None:
+        var = step.var.name
+        nodes = [self.cvt_of[var], Var(var)] if var in self.cvt_of else [Var(var)]
+        node, start, end = time_window.choose_window(
+            nodes, self.constraints.get(index, ()), list(self.all_triples()), self.options.range_of
+        )
+        value = self.resolved.values[index]
+        if isinstance(value, Label | IRI):
+            raise LoweringError(f"line {self.resolved.line(index)}: 'holds during' needs a date, a year or a variable")
+        kind = step.value.kind if isinstance(step.value, PlanLiteral) else "date"
+        start_bound, end_bound = time_window.bounds(value, kind)
+        window = time_window.Window(node, start, end, start_bound, end_bound)
+        if step.negated:
+            scope.elements.extend(time_window.window_filters(window, self.names.take(4, "sk"), negated=True))
+            return
+        key = node.name
+        if key in scope.windows:
+            window = time_window.merge(scope.windows[key][0], window)
+        scope.windows[key] = (window, False)
+
+    def _flush(self, scope: _Scope) -> None:
+        for window, negated in scope.windows.values():
+            scope.elements.extend(time_window.window_filters(window, self.names.take(4, "sk"), negated))
+        scope.windows.clear()
+
+    # -- shapes ----------------------------------------------------------------------------
+
+    def _key(self, key: str) -> Expression:
+        return filters.cast(Var(key), self.options.style.order_cast_for(self.datatype(key)))
+
+    def _needed_after(self, index: int, also: Sequence[str]) -> tuple[Var, ...]:
+        bound = {s.target.name for s in self.steps[: index + 1] if getattr(s, "target", None) is not None}
+        wanted = list(also)
+        for step in self.steps[index + 1 :]:
+            wanted += [v.name for v in step.inputs]
+        return tuple(Var(name) for name in dict.fromkeys(wanted) if name in bound)
+
+    def _rank(self, index: int, step: Rank, main: _Scope, later: bool) -> tuple[tuple[OrderCondition, ...], int] | None:
+        key = self._key(step.key.name)
+        ranked = [step.var.name] if step.var is not None else []
+        if self.options.keep_ties and step.keep == 1:
+            best = Var(self.names.fresh("best"))
+            inner = SelectQuery(
+                projection=(Alias(Aggregate("MAX" if step.descending else "MIN", key), best),),
+                where=GroupPattern(tuple(main.elements)),
+            )
+            main.elements.append(GroupPattern((SubSelect(inner),)))
+            main.elements.append(Filter(BinaryOp("=", key, best)))
+            return None
+        condition = (OrderCondition(key, step.descending),)
+        if not later:
+            return condition, step.keep
+        projection = self._needed_after(index, [*ranked, self.answer])
+        if not projection:
+            raise LoweringError(f"step {index + 1}: nothing the later steps use comes out of the ranking")
+        inner = SelectQuery(
+            projection=projection,
+            where=GroupPattern(tuple(main.elements)),
+            distinct=True,
+            order_by=condition,
+            limit=step.keep,
+        )
+        main.elements[:] = [GroupPattern((SubSelect(inner),))]
+        main.seen.clear()
+        return None
+
+    def _count_subquery(self, index: int, step: Count, main: _Scope) -> None:
+        inner = SelectQuery(
+            projection=(Alias(Aggregate("COUNT", Var(step.var.name), distinct=True), Var(step.target.name)),),
+            where=GroupPattern(tuple(main.elements)),
+        )
+        main.elements[:] = [GroupPattern((SubSelect(inner),))]
+        main.seen.clear()
+
+    def _union(self, index: int, step: Combine, sides: dict[tuple[int, int], _Scope]) -> Union:
+        groups = []
+        for side, var in enumerate((step.a, step.b)):
+            scope = sides.get((index, side), _Scope())
+            self._flush(scope)
+            rename: dict[str, Node] = {var.name: Var(step.target.name)}
+            local = [n for n in _vars_in(scope.elements) if n in self.cvts]
+            rename.update({name: Var(f"u{number}") for number, name in enumerate(dict.fromkeys(local))})
+            groups.append(GroupPattern(tuple(substitute(e, rename) for e in scope.elements)))
+        return Union(tuple(groups))
+
+    def _select(
+        self,
+        main: _Scope,
+        order: tuple[OrderCondition, ...],
+        limit: int | None,
+        counted: tuple[str, str] | None,
+    ) -> SelectQuery:
+        if counted is not None and counted[1] == self.answer:
+            projection: tuple[Var | Alias, ...] = (
+                Alias(Aggregate("COUNT", Var(counted[0]), distinct=True), Var(counted[1])),
+            )
+            return SelectQuery(projection=projection, where=GroupPattern(tuple(main.elements)))
+        if counted is not None:
+            raise LoweringError(f"?{counted[1]} is counted but the answer is ?{self.answer}")
+        elements = list(main.elements)
+        if self.options.language:
+            elements.append(language_filter(self.answer, self.options.language))
+        return SelectQuery(
+            projection=(Var(self.answer),),
+            where=GroupPattern(tuple(elements)),
+            distinct=True,
+            order_by=order,
+            limit=limit,
+        )
+
+
+def language_filter(var: str, language: str) -> Filter:
+    """``FILTER(!isLiteral(?x) || lang(?x) = "" || langMatches(lang(?x), "en"))``: WebQSP's answer test."""
+    x = Var(var)
+    not_literal = UnaryOp("!", BuiltinCall("ISLITERAL", (x,)))
+    untagged = BinaryOp("=", BuiltinCall("LANG", (x,)), Literal(""))
+    matches = BuiltinCall("LANGMATCHES", (BuiltinCall("LANG", (x,)), Literal(language)))
+    return Filter(BinaryOp("||", BinaryOp("||", not_literal, untagged), matches))
+
+
+def _vars_in(elements: Sequence[Node]) -> list[str]:
+    return [n.name for element in elements for n in element.walk() if isinstance(n, Var)]
+
+
+def _literal_text(term: str) -> str:
+    if term.startswith('"'):
+        return term[1:].rsplit('"', 1)[0]
+    return term
+
+
+def _constant(text: str, candidates: Sequence[Recalled], literal: bool) -> tuple[Expression, bool] | None:
+    """The memory's constant named ``text`` in recalled ``equals`` constraints, and whether it is
+    compared as a string (``str(?v) = "Country"``) rather than put in the triple.
+
+    A quoted value in the plan (``"Country"``) is a literal, a bare name an entity: the
+    constant must be of that kind.
+    """
+    key = normalise_name(text)
+    ranked = sorted((c for c in candidates if c.kind == "equals"), key=lambda c: (-c.score, -c.support, c.id))
+    for recalled in ranked:
+        for term, label in recalled.constants:
+            if term.startswith('"') != literal:
+                continue
+            if key and key in (normalise_name(_literal_text(label)), normalise_name(_literal_text(term))):
+                return compact_term(term), "str(" in recalled.sparql.lower()
+    return None

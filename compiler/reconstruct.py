@@ -1,0 +1,203 @@
+"""Reconstruction with repair: try the recalled statements best-first until a query works.
+
+Recall ranks several statements for each ``Find`` step, and the best one is not always
+the right one. MemQ's answer is execution-guided repair: lower the plan with the best
+statement for every step; if the query is invalid or (when a store is given) returns
+nothing, try the next combination, best total score first, up to a bound. Every attempt
+is kept in the trace with its SPARQL and its error or answer count, so a user can see
+why the final query is the one it is.
+
+The compiler knows no store and no memory: statements arrive as :class:`Recalled` data
+and execution is a callable (``execute(query) -> rows``) the caller supplies.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nl2sparql.compiler.assemble import BindError, Recalled, ResolvedPlan
+from nl2sparql.compiler.ast import Query, SelectQuery
+from nl2sparql.compiler.errors import SparqlValidationError
+from nl2sparql.compiler.generator import generate
+from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
+from nl2sparql.compiler.optimizer import optimize
+from nl2sparql.compiler.validate import check
+from nl2sparql.errors import Nl2SparqlError
+
+__all__ = ["Attempt", "Reconstruction", "ReconstructionError", "combinations", "reconstruct"]
+
+#: at most this many combinations of recalled statements are lowered (and run) per plan
+DEFAULT_MAX_ATTEMPTS = 16
+#: at most this many recalled statements per step take part in the search
+DEFAULT_PER_STEP = 5
+
+Execute = Callable[[Query], Sequence[Any]]
+
+
+class ReconstructionError(Nl2SparqlError):
+    """No combination of recalled statements gave a valid query; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One combination tried: the statement chosen per ``Find`` step and what came of it."""
+
+    choices: tuple[tuple[int, str], ...]
+    score: float
+    sparql: str | None = None
+    error: str | None = None
+    answers: int | None = None
+    elapsed_ms: float | None = None  # time the store took to run it
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "choices": {str(step + 1): statement for step, statement in self.choices},
+            "score": round(self.score, 6),
+            "sparql": self.sparql,
+            "error": self.error,
+            "answers": self.answers,
+            "elapsed_ms": None if self.elapsed_ms is None else round(self.elapsed_ms, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Reconstruction:
+    """The query chosen for a plan (lowered, then optimised and written), and every attempt.
+
+    ``error`` is ``None`` when the chosen query validated (and, with a store, answered);
+    otherwise ``query`` is the best valid query found (if any) and ``error`` says what
+    went wrong.
+    """
+
+    query: SelectQuery | None
+    optimized: Query | None
+    sparql: str | None
+    attempts: tuple[Attempt, ...]
+    error: str | None = None
+    rows: Sequence[Any] | None = field(default=None, compare=False)
+    choices: Mapping[int, Recalled] = field(default_factory=dict, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.query is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sparql": self.sparql,
+            "error": self.error,
+            "attempts": [a.to_json() for a in self.attempts],
+        }
+
+
+def usable(resolved: ResolvedPlan, index: int, candidates: Sequence[Recalled]) -> list[Recalled]:
+    """Graph statements among ``candidates`` whose number of inputs fits ``Find`` step ``index``."""
+    wanted = len(resolved.finds[index].inputs)
+    return [c for c in candidates if c.kind == "graph" and len(c.inputs) == wanted and c.output]
+
+
+def combinations(lists: Sequence[Sequence[Recalled]], limit: int) -> list[tuple[int, ...]]:
+    """Up to ``limit`` index vectors into ``lists``, highest total score first (ties: lower ranks)."""
+    if not lists:
+        return [()]
+    if any(not options for options in lists):
+        return []
+
+    def total(vector: tuple[int, ...]) -> float:
+        return sum(options[i].score for options, i in zip(lists, vector, strict=True))
+
+    start = tuple(0 for _ in lists)
+    heap: list[tuple[float, tuple[int, ...]]] = [(-total(start), start)]
+    seen = {start}
+    out: list[tuple[int, ...]] = []
+    while heap and len(out) < limit:
+        _, vector = heapq.heappop(heap)
+        out.append(vector)
+        for position in range(len(vector)):
+            if vector[position] + 1 < len(lists[position]):
+                nxt = vector[:position] + (vector[position] + 1,) + vector[position + 1 :]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heapq.heappush(heap, (-total(nxt), nxt))
+    return out
+
+
+def reconstruct(
+    resolved: ResolvedPlan,
+    recalled: Mapping[int, Sequence[Recalled]],
+    *,
+    options: LoweringOptions | None = None,
+    dialect: str = "sparql11",
+    execute: Execute | None = None,
+    stats: Mapping[str, int] | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    per_step: int = DEFAULT_PER_STEP,
+) -> Reconstruction:
+    """Lower ``resolved`` with the best combination of ``recalled`` statements that works.
+
+    ``recalled[i]``: the scored candidates of step ``i`` (graph statements for ``Find``,
+    constraints for ``Make sure``). Without ``execute`` the first combination that lowers
+    and validates is taken; with it, the first whose query returns rows. Raises
+    :class:`ReconstructionError` when a ``Find`` step has no usable candidate at all.
+    """
+    finds = sorted(resolved.finds)
+    lists = []
+    for index in finds:
+        options_for_step = usable(resolved, index, recalled.get(index, ()))[:per_step]
+        if not options_for_step:
+            given = len(recalled.get(index, ()))
+            raise ReconstructionError(
+                f"line {resolved.line(index)}: none of the {given} recalled statements takes "
+                f"{len(resolved.finds[index].inputs)} input(s) as this step does"
+            )
+        lists.append(options_for_step)
+    constraints = {i: tuple(c) for i, c in recalled.items() if i not in resolved.finds}
+    attempts: list[Attempt] = []
+    fallback: tuple[SelectQuery, Query, str, dict[int, Recalled]] | None = None
+    for vector in combinations(lists, max_attempts):
+        chosen = {index: lists[k][i] for k, (index, i) in enumerate(zip(finds, vector, strict=True))}
+        ids = tuple((index, chosen[index].id) for index in finds)
+        score = sum(c.score for c in chosen.values())
+        try:
+            query = lower(resolved, chosen, constraints, options)
+            _check(query)
+            optimized = optimize(query, stats=stats)
+            text = generate(optimized, dialect)
+        except (LoweringError, BindError, SparqlValidationError) as exc:
+            attempts.append(Attempt(ids, score, error=str(exc)))
+            continue
+        if fallback is None:
+            fallback = (query, optimized, text, chosen)
+        if execute is None:
+            attempts.append(Attempt(ids, score, text))
+            return Reconstruction(query, optimized, text, tuple(attempts), choices=chosen)
+        started = time.perf_counter()
+        try:
+            rows = execute(optimized)
+        except Nl2SparqlError as exc:
+            elapsed = (time.perf_counter() - started) * 1000
+            attempts.append(Attempt(ids, score, text, error=f"execution failed: {exc}", elapsed_ms=elapsed))
+            continue
+        elapsed = (time.perf_counter() - started) * 1000
+        attempts.append(Attempt(ids, score, text, answers=len(rows), elapsed_ms=elapsed))
+        if rows:
+            return Reconstruction(query, optimized, text, tuple(attempts), rows=rows, choices=chosen)
+    if fallback is None:
+        reasons = "; ".join(dict.fromkeys(a.error or "" for a in attempts))
+        return Reconstruction(None, None, None, tuple(attempts), error=f"no valid query: {reasons}")
+    query, optimized, text, chosen = fallback
+    message = f"none of the {len(attempts)} queries tried returned answers"
+    return Reconstruction(query, optimized, text, tuple(attempts), error=message, rows=(), choices=chosen)
+
+
+def _check(query: Query) -> None:
+    """Raise on the validator's errors; its warnings (a cartesian product) do not stop a query."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        problems = [p for p in check(query) if p.level == "error"]
+    if problems:
+        raise SparqlValidationError(problems[0].message, [p.message for p in problems])

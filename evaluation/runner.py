@@ -1,0 +1,269 @@
+"""``nl2sparql eval``: run a dataset through the pipeline and score it the standard way.
+
+Per question: the pipeline's answers against reference answers (Hits@1 on the first
+answer only, F1), the predicted query against the gold one (edge hit rate, graph edit
+distance, exact structural match by canonical form) and the plan against the gold plan
+synthesised from the gold query (type accuracy, step F1), with the pipeline's timings.
+
+Reference answers, by default, are the gold query's own answers on the same store, so a
+small KG (FB15k-237) is judged fairly: a question whose gold query returns nothing there
+is reported apart and not counted in the answer metrics. ``gold_answers=True`` uses the
+dataset's answers instead, for a store that is the full KG the dataset was built on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.compiler import canonical, parse
+from nl2sparql.compiler.ast import IRI, Literal, TriplePattern, Var
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.evaluation.aggregate import scores_by_category, scores_by_hops, stage_latencies
+from nl2sparql.evaluation.metrics import edge_hit_rate, f1, hits_at_1
+from nl2sparql.evaluation.plan_metrics import step_f1
+from nl2sparql.evaluation.query_graph import count_hops, graph_edit_distance_bound, query_graph
+from nl2sparql.evaluation.reconstruction_report import _answer_set, predicates
+
+FREEBASE_NS = "http://rdf.freebase.com/ns/"
+
+
+@dataclass(slots=True)
+class Scored:
+    """One question's outcome and scores (``None`` where a score does not apply)."""
+
+    id: str
+    question: str
+    category: str | None
+    hops: int | None
+    gold_type: str | None = None
+    type: str | None = None
+    plan: list[str] = field(default_factory=list)
+    sparql: str | None = None
+    answers: list[str] = field(default_factory=list)
+    reference: list[str] | None = None
+    hits_at_1: float | None = None
+    f1: float | None = None
+    edge_hit_rate: float | None = None
+    ged: float | None = None
+    exact_match: bool | None = None
+    step_f1: float | None = None
+    plan_parsed: bool = False
+    error: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def _term(node: Any) -> str:
+    if isinstance(node, Var):
+        return f"?{node.name}"
+    if isinstance(node, IRI):
+        return node.value.removeprefix(FREEBASE_NS)
+    if isinstance(node, Literal):
+        return f'"{node.lexical}"'
+    return str(node)
+
+
+def triples(query: Any) -> list[tuple[str, str, str]]:
+    """``(s, p, o)`` strings of every triple pattern (variables as ``?v``), for the query graph."""
+    return [
+        (_term(t.subject), _term(t.predicate), _term(t.object))
+        for t in query.find_all(TriplePattern)
+    ]
+
+
+def _short(value: str) -> str:
+    return value.removeprefix(FREEBASE_NS)
+
+
+def score_one(
+    pipeline: Any,
+    example: Any,
+    *,
+    synthesiser: Any | None,
+    execute: bool,
+    gold_answers: bool,
+    ged_timeout: float,
+) -> Scored:
+    gold = parse(example.gold_sparql, "virtuoso") if example.gold_sparql else None
+    gold_triples = triples(gold) if gold is not None else []
+    answer_var = gold.projection[0] if gold is not None and getattr(gold, "projection", None) else None
+    hops = None
+    if gold_triples:
+        try:
+            name = getattr(answer_var, "name", None) or getattr(getattr(answer_var, "var", None), "name", None)
+            hops = count_hops(gold_triples, f"?{name}") if name else None
+        except (KeyError, ValueError, TypeError):
+            hops = None
+    scored = Scored(example.id, example.question, example.category, hops)
+    gold_plan = None
+    if synthesiser is not None and example.gold_sparql:
+        try:
+            gold_plan = synthesiser.synthesise_example(example).plan
+            scored.gold_type = gold_plan.type
+        except Nl2SparqlError:
+            gold_plan = None
+    reference: set[str] | None = None
+    if execute:
+        if gold_answers:
+            reference = {_short(a) for a in example.answers}
+        elif gold is not None and pipeline.store is not None:
+            found = _answer_set(pipeline.store, gold, pipeline.settings.timeout)
+            reference = {_short(a) for a in found} if found is not None else None
+    try:
+        result = pipeline.ask(
+            example.question, dict(example.entities) or None, execute=execute, gold_sparql=example.gold_sparql
+        )
+    except Nl2SparqlError as exc:
+        scored.error = str(exc)
+        result = None
+    if result is not None:
+        scored.type, scored.plan, scored.sparql = result.type, list(result.plan), result.sparql
+        scored.answers = [a.id for a in result.answers]
+        scored.error = result.error
+        scored.timings_ms = dict(result.timings_ms)
+        scored.plan_parsed = bool(result.plan) and result.type is not None
+    if reference:
+        scored.reference = sorted(reference)
+        scored.hits_at_1 = hits_at_1(scored.answers, reference)
+        scored.f1 = f1(scored.answers, reference)
+    if gold is not None:
+        predicted = None
+        if scored.sparql:
+            try:
+                predicted = parse(scored.sparql, "sparql11")
+            except Nl2SparqlError:
+                predicted = None
+        if predicted is None:
+            scored.edge_hit_rate = 0.0 if gold_triples else None
+            scored.exact_match = False
+        else:
+            scored.edge_hit_rate = edge_hit_rate(predicates(predicted), predicates(gold))
+            scored.exact_match = canonical(predicted) == canonical(gold)
+            bound = graph_edit_distance_bound(query_graph(triples(predicted)), query_graph(gold_triples), ged_timeout)
+            scored.ged = float(bound.value)
+    if gold_plan is not None and result is not None and result.plan:
+        scored.step_f1 = step_f1(list(result.plan)[1:], [s for s in gold_plan.steps])
+    return scored
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return round(sum(present) / len(present), 4) if present else None
+
+
+ANSWER_METRICS = ("hits_at_1", "f1")
+QUERY_METRICS = ("edge_hit_rate", "exact_match")
+
+
+def _records(rows: Sequence[Scored], metrics: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows that have every one of ``metrics``, as records for :mod:`~nl2sparql.evaluation.aggregate`."""
+    return [
+        {
+            "category": r.category or r.gold_type or "none",
+            "hops": r.hops if r.hops is not None else -1,
+            **{m: float(getattr(r, m)) for m in metrics},
+        }
+        for r in rows
+        if all(getattr(r, m) is not None for m in metrics)
+    ]
+
+
+def groupings(rows: Sequence[Scored]) -> dict[str, dict[str, Any]]:
+    """Mean scores by category and by hops, for the answer metrics and the query metrics."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, metrics in (("answers", ANSWER_METRICS), ("queries", QUERY_METRICS)):
+        records = _records(rows, metrics)
+        out[name] = {
+            "by_category": scores_by_category(records, metrics) if records else {},
+            "by_hops": scores_by_hops(records, metrics) if records else {},
+        }
+    return out
+
+
+def summarise(rows: Sequence[Scored]) -> dict[str, Any]:
+    answered = [r for r in rows if r.reference]
+    typed = [r for r in rows if r.gold_type is not None]
+    summary: dict[str, Any] = {
+        "questions": len(rows),
+        "answer_metrics_on": len(answered),
+        "no_reference_answers": len(rows) - len(answered),
+        "hits_at_1": _mean([r.hits_at_1 for r in answered]),
+        "f1": _mean([r.f1 for r in answered]),
+        "edge_hit_rate": _mean([r.edge_hit_rate for r in rows]),
+        "ged": _mean([r.ged for r in rows]),
+        "exact_match": _mean([float(r.exact_match) for r in rows if r.exact_match is not None]),
+        "plan_type_accuracy": _mean([float(r.type == r.gold_type) for r in typed]),
+        "step_f1": _mean([r.step_f1 for r in rows]),
+        "plan_failures": sum(1 for r in rows if not r.plan_parsed),
+        "errors": dict(Counter((r.error or "").split(":")[0] for r in rows if r.error).most_common(10)),
+    }
+    timed = [r.timings_ms for r in rows if r.timings_ms]
+    summary["latency_ms"] = {k: asdict(v) for k, v in stage_latencies(timed).items()} if timed else {}
+    summary["groups"] = {
+        name: {
+            by: {str(k): {"n": g.n, **{m: round(v, 4) for m, v in g.means.items()}} for k, g in groups.items()}
+            for by, groups in grouped.items()
+        }
+        for name, grouped in groupings(rows).items()
+    }
+    return summary
+
+
+def _write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def markdown(summary: dict[str, Any], title: str) -> str:
+    def fmt(value: Any) -> str:
+        return "n/a" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))
+
+    keys = (
+        "questions", "answer_metrics_on", "no_reference_answers", "hits_at_1", "f1", "edge_hit_rate",
+        "ged", "exact_match", "plan_type_accuracy", "step_f1", "plan_failures",
+    )
+    lines = [f"# {title}", "", "| metric | value |", "|---|---|", *(f"| {k} | {fmt(summary.get(k))} |" for k in keys)]
+    for name, metrics in (("answers", ANSWER_METRICS), ("queries", QUERY_METRICS)):
+        for by in ("by_category", "by_hops"):
+            groups = summary["groups"][name][by]
+            if not groups:
+                continue
+            lines += ["", f"## {name} {by.replace('_', ' ')}", "", f"| group | n | {' | '.join(metrics)} |"]
+            lines.append("|---" * (len(metrics) + 2) + "|")
+            for group, row in groups.items():
+                lines.append(f"| {group} | {row['n']} | " + " | ".join(fmt(row[m]) for m in metrics) + " |")
+    if summary["latency_ms"]:
+        lines += ["", "## Latency (ms, nearest rank)", "", "| stage | p50 | p95 | p99 |", "|---|---|---|---|"]
+        for stage, lat in summary["latency_ms"].items():
+            lines.append(f"| {stage} | {lat['p50']:.1f} | {lat['p95']:.1f} | {lat['p99']:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(rows: Sequence[Scored], summary: dict[str, Any], out: Path, title: str) -> list[Path]:
+    """``report.json``, ``report.md`` and the PNG plots, each written atomically into ``out``."""
+    from nl2sparql.evaluation.plots import plot_latency_histogram, plot_scores_by_category, plot_scores_by_hops
+
+    out.mkdir(parents=True, exist_ok=True)
+    _write(out / "report.json", json.dumps({"summary": summary, "questions": [asdict(r) for r in rows]}, indent=1))
+    _write(out / "report.md", markdown(summary, title))
+    written = [out / "report.json", out / "report.md"]
+    for name, grouped in groupings(rows).items():
+        if grouped["by_category"]:
+            written.append(plot_scores_by_category(grouped["by_category"], out / f"{name}_by_category.png"))
+        if grouped["by_hops"]:
+            written.append(plot_scores_by_hops(grouped["by_hops"], out / f"{name}_by_hops.png"))
+    stages: dict[str, list[float]] = {}
+    for r in rows:
+        for stage, ms in r.timings_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    if stages:
+        written.append(plot_latency_histogram(stages, out / "latency.png"))
+    return written

@@ -1,0 +1,186 @@
+"""Batch translation of JSON Lines: one question per line in, one result per line out.
+
+A researcher runs a whole dataset through it, so it must survive what a dataset holds:
+a line that is not JSON or not UTF-8, a missing question, an unknown entity id. Each
+becomes an ``error`` on its own output line and the batch goes on; the run reports how
+many lines failed so the exit code can say so. Output is appended line by line and
+flushed, and a rerun skips the ids already written (a torn last line from a killed run
+is cut off first), so a long run can be resumed.
+
+Formats (ARCHITECTURE.md)::
+
+    in:  {"id": "WebQTest-7", "question": "...", "entities": {"m.03djm": "..."}, "gold_sparql": "..."}
+    out: {"id": ..., "question": ..., "type": ..., "plan": [...], "sparql": ..., "answers": [...],
+          "error": null, "timings_ms": {...}}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.results import AskResult
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReport:
+    total: int
+    written: int
+    skipped: int
+    failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One input line: its number, id, and either a request or the reason it cannot be one."""
+
+    number: int
+    id: str
+    request: Mapping[str, Any] | None
+    error: str | None = None
+
+
+def read_lines(stream: BinaryIO, where: str) -> Iterator[Line]:
+    """Input records; a bad line yields a :class:`Line` with ``error`` instead of raising."""
+    for number, raw in enumerate(stream, start=1):
+        fallback = f"line-{number}"
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield Line(number, fallback, None, f"{where}:{number}: not UTF-8 ({exc.reason} at byte {exc.start})")
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            yield Line(number, fallback, None, f"{where}:{number}: not JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(record, dict):
+            yield Line(number, fallback, None, f"{where}:{number}: expected a JSON object, got {type(record).__name__}")
+            continue
+        record_id = str(record.get("id") or fallback)
+        question = record.get("question")
+        if not isinstance(question, str):
+            yield Line(number, record_id, record, f"{where}:{number}: 'question' must be a string")
+            continue
+        entities = record.get("entities")
+        if entities is not None and not (
+            isinstance(entities, dict) and all(isinstance(v, str | type(None)) for v in entities.values())
+        ):
+            yield Line(number, record_id, record, f"{where}:{number}: 'entities' must map ids to names")
+            continue
+        yield Line(number, record_id, record)
+
+
+def done_ids(path: Path) -> set[str]:
+    """Ids already in an output file; a torn last line (a killed run) is removed first."""
+    if not path.exists():
+        return set()
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end != len(data):
+        with path.open("r+b") as handle:
+            handle.truncate(end)
+        data = data[:end]
+    ids = set()
+    for raw in data.splitlines():
+        try:
+            ids.add(str(json.loads(raw)["id"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ids
+
+
+def output_record(line_id: str, question: str, result: AskResult | None, error: str | None) -> dict[str, Any]:
+    if result is None:
+        return {
+            "id": line_id,
+            "question": question,
+            "type": None,
+            "plan": [],
+            "sparql": None,
+            "answers": [],
+            "error": error,
+            "timings_ms": {},
+        }
+    return {
+        "id": line_id,
+        "question": result.question,
+        "type": result.type,
+        "plan": list(result.plan),
+        "sparql": result.sparql,
+        "answers": [a.id for a in result.answers],
+        "names": {a.id: a.name for a in result.answers if a.name},
+        "error": result.error,
+        "timings_ms": {k: round(v, 3) for k, v in result.timings_ms.items()},
+    }
+
+
+def translate_file(
+    pipeline: Any,
+    source: Path | str,
+    target: Path | str,
+    *,
+    execute: bool = True,
+    dialect: str | None = None,
+    progress: bool = True,
+) -> BatchReport:
+    """Run every line of ``source`` through ``pipeline`` into ``target`` (``-`` = stdin/stdout)."""
+    import sys
+
+    from tqdm import tqdm
+
+    source_name = str(source)
+    target_path = None if str(target) == "-" else Path(target)
+    skip = done_ids(target_path) if target_path else set()
+    if source_name == "-":
+        stream: BinaryIO = sys.stdin.buffer
+    else:
+        try:
+            stream = open(source_name, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise Nl2SparqlError(f"cannot read {source_name}: {exc.strerror}") from None
+    out = target_path.open("a", encoding="utf-8") if target_path else sys.stdout
+    total = written = skipped = failed = 0
+    try:
+        bar = tqdm(read_lines(stream, source_name), desc="translate", unit="q", disable=not progress)
+        for line in bar:
+            total += 1
+            if line.id in skip:
+                skipped += 1
+                continue
+            question = str((line.request or {}).get("question", ""))
+            result = None
+            error = line.error
+            if error is None:
+                assert line.request is not None
+                try:
+                    result = pipeline.ask(
+                        question,
+                        line.request.get("entities") or None,
+                        execute=execute,
+                        dialect=dialect,
+                        gold_sparql=line.request.get("gold_sparql"),
+                    )
+                    error = result.error
+                except Nl2SparqlError as exc:
+                    error = str(exc)
+            if error is not None:
+                failed += 1
+            out.write(json.dumps(output_record(line.id, question, result, error), ensure_ascii=False) + "\n")
+            out.flush()
+            written += 1
+        if target_path:
+            os.fsync(out.fileno())
+    finally:
+        if source_name != "-":
+            stream.close()
+        if target_path:
+            out.close()
+    return BatchReport(total, written, skipped, failed)

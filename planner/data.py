@@ -1,0 +1,113 @@
+"""The planner's training data: gold plans synthesised from the gold SPARQL of WebQSP and CWQ.
+
+Splits are fixed by id so that no number we report was trained on: the WebQSP train
+questions ``WebQTrn-N`` with ``N % 10 == 0`` and the CWQ part-A questions whose
+``webqsp_ID`` number has ``N % 5 == 0`` are the dev splits (written to ``dev.jsonl``,
+never trained on); WebQSP test part-A is for evaluation only and is never read here.
+A question whose gold query cannot be synthesised into a plan is counted by reason and
+left out (reported, so a drop in synthesis shows up in the numbers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE, PlanPair, make_pair, write_pairs
+from nl2sparql.planner.target_text import STEP_SEPARATOR
+
+_NUMBER = re.compile(r"(\d+)")
+
+
+def _number(identifier: object) -> int | None:
+    found = _NUMBER.search(str(identifier or ""))
+    return int(found.group(1)) if found else None
+
+
+def is_webqsp_dev(example: Any) -> bool:
+    """WebQSP train dev split: ``WebQTrn-N`` with ``N % 10 == 0``."""
+    n = _number(example.id)
+    return n is not None and n % 10 == 0
+
+
+def is_cwq_dev(example: Any) -> bool:
+    """CWQ dev split: the ``webqsp_ID`` number ``N`` has ``N % 5 == 0``."""
+    n = _number(example.extra.get("webqsp_id"))
+    return n is not None and n % 5 == 0
+
+
+@dataclass
+class DataReport:
+    train: int = 0
+    dev: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    by_source: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"train": self.train, "dev": self.dev, "by_source": self.by_source, "skipped": dict(self.skipped)}
+
+
+def synthesised_pairs(
+    examples: Iterable[Any],
+    is_dev: Callable[[Any], bool],
+    source: str,
+    report: DataReport,
+    synthesiser: Any | None = None,
+) -> tuple[list[PlanPair], list[PlanPair]]:
+    """(train, dev) pairs of ``examples`` whose gold query synthesises into a plan."""
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.planner.synthesise import PlanSynthesiser
+
+    synthesiser = synthesiser or PlanSynthesiser()
+    train: list[PlanPair] = []
+    dev: list[PlanPair] = []
+    counts = Counter[str]()
+    for example in examples:
+        try:
+            synthesis = synthesiser.synthesise_example(example)
+            pair = make_pair(example.id, example.question, example.entities, synthesis.plan)
+        except Nl2SparqlError as exc:
+            report.skipped[f"{source}: {type(exc).__name__}"] += 1
+            counts["skipped"] += 1
+            continue
+        if STEP_SEPARATOR.strip() in pair.output:
+            # The flat target codec of word-piece models joins steps with ';'.
+            report.skipped[f"{source}: plan holds ';'"] += 1
+            counts["skipped"] += 1
+            continue
+        (dev if is_dev(example) else train).append(pair)
+        counts["dev" if is_dev(example) else "train"] += 1
+    report.by_source[source] = dict(counts)
+    return train, dev
+
+
+def build_training_data(out: str | Path, sources: Iterable[str] = ("webqsp", "cwq")) -> DataReport:
+    """Write ``train.jsonl`` and ``dev.jsonl`` of synthesised gold plans into ``out``."""
+    from nl2sparql.config import data_file
+    from nl2sparql.kg.datasets import load_dataset
+    from nl2sparql.planner.synthesise import PlanSynthesiser
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    report = DataReport()
+    synthesiser = PlanSynthesiser()
+    train: list[PlanPair] = []
+    dev: list[PlanPair] = []
+    chosen = set(sources)
+    if "webqsp" in chosen:
+        examples = load_dataset(data_file("webqsp/WebQSP.train.json"), "webqsp")
+        t, d = synthesised_pairs(examples, is_webqsp_dev, "webqsp-train", report, synthesiser)
+        train += t
+        dev += d
+    if "cwq" in chosen:
+        examples = load_dataset(data_file("cwq/cwq.test.part-A.json"), "cwq")
+        t, d = synthesised_pairs(examples, is_cwq_dev, "cwq-part-A", report, synthesiser)
+        train += t
+        dev += d
+    report.train = write_pairs(out / TRAIN_FILE, train)
+    report.dev = write_pairs(out / DEV_FILE, dev)
+    return report

@@ -1,0 +1,332 @@
+"""Training, saving, loading and decoding planners, on tiny models the test builds.
+
+Two tiny bases stand in for the real ones (no weights can be downloaded, and the real
+ones are slow here): a 2-layer BERT encoder with a character vocabulary (``ed:`` base,
+warm-started into an encoder-decoder exactly like ``minilm-ed``, WordPiece tokenizer, the
+``flat`` codec) and a 2-layer GPT-2 with a byte-level tokenizer (``hf:`` causal base, the
+``plain`` codec). Inputs are real WebQSP questions and topic entities.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from nl2sparql.config import data_file
+from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.planner import cli
+from nl2sparql.planner import train as train_module
+from nl2sparql.planner.backends import open_planner
+from nl2sparql.planner.backends.local import LocalPlanner
+from nl2sparql.planner.decoding import DecodingOptions
+from nl2sparql.planner.errors import PlannerError, PlannerModelError
+from nl2sparql.planner.input_format import format_input
+from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base
+from nl2sparql.planner.pairs import PlanPair, make_pair, write_pairs
+from nl2sparql.planner.train import TrainConfig, TrainResult, train
+
+PLAN = "Type: composition\nFind the siblings of {name}, assign it to ?x.\nThe answer is ?x.\n"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread() -> Iterator[None]:
+    # Tiny models gain nothing from threads, and on a shared CPU two threads wait on each other.
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def _bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's byte -> printable character table (its byte-level BPE alphabet)."""
+    printable = [
+        *range(ord("!"), ord("~") + 1),
+        *range(ord("¡"), ord("¬") + 1),
+        *range(ord("®"), ord("ÿ") + 1),
+    ]
+    codes = printable[:]
+    extra = 0
+    for byte in range(256):
+        if byte not in printable:
+            printable.append(byte)
+            codes.append(256 + extra)
+            extra += 1
+    return dict(zip(printable, map(chr, codes), strict=True))
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    words = ["type", "composition", "find", "the", "of", "assign", "it", "to", "answer", "is", "siblings"]
+    chars = [*string.ascii_lowercase, *string.digits, *"?.,:;{}()\"'-_|/!&"]
+    vocab = [
+        "[PAD]",
+        "[UNK]",
+        "[CLS]",
+        "[SEP]",
+        "[MASK]",
+        *chars,
+        *("##" + c for c in chars if c.isalnum()),
+        *words,
+    ]
+    (folder / "vocab.txt").write_text("\n".join(dict.fromkeys(vocab)) + "\n")
+    BertTokenizer(str(folder / "vocab.txt")).save_pretrained(str(folder))
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=len(dict.fromkeys(vocab)),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+    )
+    BertModel(config).save_pretrained(str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from transformers import GPT2Config, GPT2LMHeadModel, GPT2Tokenizer
+
+    folder = tmp_path_factory.mktemp("tiny-gpt2")
+    vocab = {char: index for index, char in enumerate(_bytes_to_unicode().values())}
+    vocab["<|endoftext|>"] = len(vocab)
+    (folder / "vocab.json").write_text(json.dumps(vocab))
+    (folder / "merges.txt").write_text("#version: 0.2\n")
+    GPT2Tokenizer(str(folder / "vocab.json"), str(folder / "merges.txt")).save_pretrained(str(folder))
+    torch.manual_seed(0)
+    end = len(vocab) - 1
+    config = GPT2Config(
+        vocab_size=len(vocab),
+        n_positions=512,
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        bos_token_id=end,
+        eos_token_id=end,
+    )
+    GPT2LMHeadModel(config).save_pretrained(str(folder))
+    return folder
+
+
+def webqsp_pairs(count: int, skip: int = 0) -> list[PlanPair]:
+    records = json.loads(data_file("webqsp/WebQSP.train.json").read_text())["Questions"]
+    pairs = []
+    for record in records[skip:]:
+        parse = record["Parses"][0]
+        name = parse.get("TopicEntityName")
+        if name and name.isascii() and len(name) < 16 and len(pairs) < count:
+            entities = {parse["TopicEntityMid"]: name}
+            plan = PLAN.replace("{name}", "{" + name + "}")
+            pairs.append(make_pair(record["QuestionId"], record["ProcessedQuestion"], entities, plan))
+    return pairs
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("pairs")
+    write_pairs(folder / "train.jsonl", webqsp_pairs(8))
+    write_pairs(folder / "dev.jsonl", webqsp_pairs(2, skip=500))
+    return folder
+
+
+def config(data: Path, out: Path, base: str, **changes: object) -> TrainConfig:
+    settings: dict[str, object] = {"epochs": 3, "batch_size": 4, "lr": 1e-3, "evaluate": False}
+    settings.update(changes)
+    return TrainConfig(data=data, out=out, base=base, **settings)  # type: ignore[arg-type]
+
+
+def log_lines(out: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def lora_ed(tiny_bert: Path, data: Path, tmp_path_factory: pytest.TempPathFactory) -> TrainResult:
+    out = tmp_path_factory.mktemp("lora-ed")
+    return train(config(data, out, f"ed:{tiny_bert}", method="lora", epochs=4, lr=5e-3), progress=False)
+
+
+def test_lora_training_logs_checkpoints_and_learns(lora_ed: TrainResult) -> None:
+    out = lora_ed.out
+    lines = log_lines(out)
+    steps = [line for line in lines if line["event"] == "step"]
+    epochs = [line for line in lines if line["event"] == "epoch"]
+    assert [s["step"] for s in steps] == list(range(1, 9))  # 8 pairs, batch 4, 4 epochs
+    assert all({"loss", "lr", "elapsed"} <= set(s) for s in steps)
+    assert [e["epoch"] for e in epochs] == [1, 2, 3, 4] and all(e["dev_loss"] is not None for e in epochs)
+    assert epochs[-1]["train_loss"] < epochs[0]["train_loss"]
+    assert epochs[-1]["dev_loss"] < epochs[0]["dev_loss"]
+    assert not (out / "checkpoints").exists()  # removed once the model is saved
+    meta = json.loads((out / META_FILE).read_text())
+    assert meta["method"] == "lora" and meta["codec"] == "flat" and meta["architecture"] == "seq2seq"
+    assert meta["data"]["train_pairs"] == 8 and meta["data"]["dev_pairs"] == 2 and meta["seed"] == 0
+    assert len(meta["data"]["train_sha256"]) == 64 and meta["metrics"]["dev_loss"] == [e["dev_loss"] for e in epochs]
+
+
+def test_lora_saves_only_the_adapter_and_the_new_parts(lora_ed: TrainResult, tiny_bert: Path) -> None:
+    out = lora_ed.out
+    assert (out / "adapter_model.safetensors").is_file() and not (out / "model.safetensors").exists()
+    saved = load_file(str(out / "adapter_model.safetensors"))
+    lora_b = [name for name in saved if "lora_B" in name]
+    assert lora_b and all(saved[name].abs().sum() > 0 for name in lora_b)  # B starts at zero: it moved
+    assert any("crossattention" in name for name in saved) and any("transform" in name for name in saved)
+    assert not any("word_embeddings" in name for name in saved)
+    fresh, _, _ = build_base(parse_base(f"ed:{tiny_bert}"))
+    trained = lora_ed.model.model.get_base_model()
+    frozen = "encoder.embeddings.word_embeddings.weight"
+    assert torch.equal(fresh.state_dict()[frozen], trained.state_dict()[frozen])
+
+
+def test_a_reloaded_adapter_writes_what_the_trained_model_wrote(lora_ed: TrainResult, data: Path) -> None:
+    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()]
+    loaded = PlannerModel.load(lora_ed.out)
+    assert loaded.generate(inputs, max_new_tokens=40) == lora_ed.model.generate(inputs, max_new_tokens=40)
+    batch = lora_ed.model.batch(inputs[:2], [lora_ed.model.target_ids(PLAN.replace("{name}", "X"))] * 2)
+    with torch.no_grad():
+        lora_ed.model.model.eval()
+        expected = lora_ed.model.model(**batch).logits
+        assert torch.allclose(loaded.model(**batch).logits, expected, atol=1e-5)
+
+
+def test_full_training_resumes_to_the_same_weights(
+    tiny_bert: Path, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = f"ed:{tiny_bert}"
+    straight = train(config(data, tmp_path / "straight", base, method="full"), progress=False)
+
+    save = train_module._save_checkpoint
+
+    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
+        path = save(out, epoch, state)
+        if epoch == 2:
+            raise KeyboardInterrupt
+        return path
+
+    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
+    with pytest.raises(KeyboardInterrupt):
+        train(config(data, tmp_path / "resumed", base, method="full"), progress=False)
+    monkeypatch.undo()
+    assert not (tmp_path / "resumed" / META_FILE).exists()
+    assert [p.name for p in (tmp_path / "resumed" / "checkpoints").iterdir()] == ["epoch-002.pt"]
+    with pytest.raises(PlannerModelError, match="pass --resume"):
+        train(config(data, tmp_path / "resumed", base, method="full"), progress=False)
+    with pytest.raises(PlannerModelError, match=r"settings differ from that run \(lr\)"):
+        train(config(data, tmp_path / "resumed", base, method="full", lr=2e-3), resume=True, progress=False)
+
+    resumed = train(config(data, tmp_path / "resumed", base, method="full"), resume=True, progress=False)
+    expected = straight.model.model.state_dict()
+    for name, tensor in resumed.model.model.state_dict().items():
+        assert torch.equal(tensor, expected[name]), name
+    assert [line["step"] for line in log_lines(tmp_path / "resumed") if line["event"] == "step"] == list(range(1, 7))
+    assert (tmp_path / "resumed" / "model.safetensors").is_file()
+    with pytest.raises(PlannerModelError, match="has finished"):
+        train(config(data, tmp_path / "resumed", base, method="full"), resume=True, progress=False)
+    assert json.loads((tmp_path / "resumed" / META_FILE).read_text())["method"] == "full"
+
+
+@pytest.fixture(scope="module")
+def memorised(tiny_bert: Path, data: Path, tmp_path_factory: pytest.TempPathFactory) -> TrainResult:
+    out = tmp_path_factory.mktemp("memorised")
+    settings = {"method": "full", "epochs": 100, "lr": 1e-2, "evaluate": True}
+    return train(config(data, out, f"ed:{tiny_bert}", **settings), progress=False)
+
+
+def test_a_learnt_plan_comes_back_through_the_hf_and_default_backends(
+    memorised: TrainResult, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pairs = [json.loads(line) for line in (data / "train.jsonl").read_text().splitlines()]
+    records = json.loads(data_file("webqsp/WebQSP.train.json").read_text())["Questions"]
+    by_id = {r["QuestionId"]: r for r in records}
+    planner = open_planner(f"hf:{memorised.out}", num_beams=2)
+    requests = []
+    for pair in pairs:
+        parse = by_id[pair["id"]]["Parses"][0]
+        requests.append(
+            {"question": by_id[pair["id"]]["ProcessedQuestion"], "entities": {"m": parse["TopicEntityName"]}}
+        )
+    outputs = planner.plan_batch(requests, batch_size=3)
+    assert [o.plan for o in outputs] == [parse_plan(p["output"]) for p in pairs]  # type: ignore[union-attr]
+    assert outputs[0].text == pairs[0]["output"]  # type: ignore[union-attr]  (canonical, names restored)
+    assert memorised.meta["metrics"]["dev_parse_rate"] == 1.0
+
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    shutil.copytree(memorised.out, tmp_path / "planner")
+    default = open_planner("default", num_beams=1)
+    assert default.plan(**requests[0]).plan == outputs[0].plan  # type: ignore[union-attr]
+    info = default.info()
+    assert info["planner"] == "default" and info["method"] == "full" and info["decoding"]["num_beams"] == 1
+
+
+def test_decoding_gives_up_naming_the_question_and_the_last_error(tiny_bert: Path) -> None:
+    model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
+    planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
+    with pytest.raises(PlannerError) as caught:
+        planner.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
+    assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 4
+    assert "no readable plan after 4 tries; last error: line " in str(caught.value)
+    again = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
+    with pytest.raises(PlannerError) as repeated:
+        again.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
+    assert str(repeated.value) == str(caught.value)  # seeded: the same tries every time
+
+
+def test_causal_lora_learns_the_completion_only(tiny_gpt2: Path, data: Path, tmp_path: Path) -> None:
+    result = train(config(data, tmp_path / "causal", f"hf:{tiny_gpt2}", method="lora", lr=1e-2), progress=False)
+    model = result.model
+    assert model.architecture == "causal" and model.codec == "plain"
+    source = format_input("who is x?", {"m.1": "X"})
+    target = model.target_ids(PLAN.replace("{name}", "X"))
+    batch = model.batch([source], [target])
+    prompt = len(model.tokenizer.encode(source + "\nplan:\n"))
+    labels = batch["labels"][0].tolist()
+    assert labels[:prompt] == [-100] * prompt and labels[prompt:] == target
+    assert model.tokenizer.decode(target[:-1]) == PLAN.replace("{name}", "X").strip()  # byte-level: as written
+    epochs = [line for line in log_lines(tmp_path / "causal") if line["event"] == "epoch"]
+    assert epochs[-1]["train_loss"] < epochs[0]["train_loss"]
+
+    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()][:3]
+    reloaded = open_planner(f"hf:{tiny_gpt2}+{tmp_path / 'causal'}")
+    assert isinstance(reloaded, LocalPlanner) and reloaded.model.codec == "plain"
+    assert reloaded.model.generate(inputs, max_new_tokens=30) == model.generate(inputs, max_new_tokens=30)
+    with pytest.raises(PlannerModelError, match="holds no LoRA adapter"):
+        open_planner(f"hf:{tiny_gpt2}+{tiny_gpt2}")
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    parser = argparse.ArgumentParser(prog="nl2sparql")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["planner", *argv])
+    code = args.func(args)
+    return code, capsys.readouterr().out
+
+
+def test_cli_trains_describes_and_runs(
+    tiny_bert: Path, data: Path, tmp_path: Path, memorised: TrainResult, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cli-run"
+    argv = ["train", "--data", str(data), "--out", str(out), "--base", f"ed:{tiny_bert}", "--epochs", "1"]
+    code, printed = run_cli([*argv, "--batch", "4", "--lora", "--threads", "1", "--quiet", "--no-eval"], capsys)
+    assert code == 0 and f"planner saved in {out} (lora" in printed and "dev loss per epoch: " in printed
+    code, printed = run_cli(["info", "--planner", f"hf:{out}", "--json"], capsys)
+    info = json.loads(printed)
+    assert info["method"] == "lora" and info["codec"] == "flat" and info["base"] == f"ed:{tiny_bert}"
+    assert info["epochs"] == 1 and info["parameters"] > 0
+
+    pair = json.loads((data / "train.jsonl").read_text().splitlines()[0])
+    record = json.loads(data_file("webqsp/WebQSP.train.json").read_text())["Questions"][0]
+    entities = json.dumps([record["Parses"][0]["TopicEntityName"]])
+    code, printed = run_cli(
+        ["run", "--planner", f"hf:{memorised.out}", record["ProcessedQuestion"], "--entities", entities],
+        capsys,
+    )
+    assert code == 0 and printed == pair["output"]
