@@ -30,8 +30,7 @@ from nl2sparql.evaluation.metrics import edge_hit_rate, f1, hits_at_1
 from nl2sparql.evaluation.plan_metrics import step_f1
 from nl2sparql.evaluation.query_graph import count_hops, graph_edit_distance_bound, query_graph
 from nl2sparql.evaluation.reconstruction_report import _answer_set, predicates
-
-FREEBASE_NS = "http://rdf.freebase.com/ns/"
+from nl2sparql.kg.store import NS as FREEBASE_NS
 
 
 @dataclass(slots=True)

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.errors import ConfigError, DeadlineExceeded, InvalidQuestion, Nl2SparqlError
+from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Recalled, Stage, StageEvent
 from nl2sparql.settings import DIALECTS, Settings, load_settings
 
 MAX_QUESTION_CHARS = 2_000
-FREEBASE_NS = "http://rdf.freebase.com/ns/"
 
 
 def check_question(question: object) -> str:
