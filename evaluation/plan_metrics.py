@@ -75,6 +75,28 @@ def normalise_steps(steps: Sequence[Step | str], rename_variables: bool = True) 
     return out
 
 
+def step_scores(
+    predicted_steps: Sequence[Step | str], gold_steps: Sequence[Step | str], rename_variables: bool = True
+) -> tuple[float, float, float]:
+    """Multiset precision, recall and F1 between predicted and gold steps (see :func:`step_f1`).
+
+    >>> step_scores(["Find the spouse of Jay-Z, assign it to ?x.", "The answer is ?x."],
+    ...             ["Find the spouse of Jay-Z, assign it to ?y.", "Make sure ?y is Female.", "The answer is ?y."])
+    (1.0, 0.6666666666666666, 0.8)
+    """
+    pred = Counter(normalise_steps(predicted_steps, rename_variables))
+    gold = Counter(normalise_steps(gold_steps, rename_variables))
+    n_pred, n_gold = sum(pred.values()), sum(gold.values())
+    if n_pred == 0 or n_gold == 0:
+        both_empty = float(n_pred == n_gold)
+        return both_empty, both_empty, both_empty
+    matched = sum((pred & gold).values())
+    if matched == 0:
+        return 0.0, 0.0, 0.0
+    precision, recall = matched / n_pred, matched / n_gold
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
 def step_f1(
     predicted_steps: Sequence[Step | str], gold_steps: Sequence[Step | str], rename_variables: bool = True
 ) -> float:
@@ -85,16 +107,7 @@ def step_f1(
     Renaming is per sequence, so a plan that orders its steps differently may rename
     differently; that is counted as a difference, which order changes usually are.
     """
-    pred = Counter(normalise_steps(predicted_steps, rename_variables))
-    gold = Counter(normalise_steps(gold_steps, rename_variables))
-    n_pred, n_gold = sum(pred.values()), sum(gold.values())
-    if n_pred == 0 or n_gold == 0:
-        return 1.0 if n_pred == n_gold else 0.0
-    matched = sum((pred & gold).values())
-    if matched == 0:
-        return 0.0
-    precision, recall = matched / n_pred, matched / n_gold
-    return 2 * precision * recall / (precision + recall)
+    return step_scores(predicted_steps, gold_steps, rename_variables)[2]
 
 
 @dataclass(frozen=True, slots=True)

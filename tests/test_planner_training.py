@@ -198,6 +198,43 @@ def test_a_reloaded_adapter_writes_what_the_trained_model_wrote(lora_ed: TrainRe
         assert torch.allclose(loaded.model(**batch).logits, expected, atol=1e-5)
 
 
+def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
+    lora_ed: TrainResult, data: Path, tmp_path: Path
+) -> None:
+    from nl2sparql.planner.export import export_planner
+
+    target = tmp_path / "shipped"
+    meta = export_planner(lora_ed.out, target)
+    assert sorted(p.name for p in target.iterdir()) == ["adapter_config.json", "adapter_model.safetensors", META_FILE]
+    saved, original = load_file(str(target / "adapter_model.safetensors")), load_file(
+        str(lora_ed.out / "adapter_model.safetensors")
+    )
+    assert saved.keys() == original.keys() and all(t.dtype == torch.float16 for t in saved.values())
+    assert (target / "adapter_model.safetensors").stat().st_size < 0.6 * (
+        lora_ed.out / "adapter_model.safetensors"
+    ).stat().st_size
+    assert meta["exported"]["dtype"] == "float16" and "train_file" not in meta["data"]
+    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()]
+    shipped, trained = PlannerModel.load(target), PlannerModel.load(lora_ed.out)
+    batch = trained.batch(inputs[:2], [trained.target_ids(PLAN.replace("{name}", "X"))] * 2)
+    with torch.no_grad():
+        shipped.model.eval()
+        trained.model.eval()
+        assert torch.allclose(shipped.model(**batch).logits, trained.model(**batch).logits, atol=1e-2)
+    with pytest.raises(PlannerModelError, match="is not a trained planner"):
+        export_planner(tmp_path / "absent", tmp_path / "x")
+    assert not (tmp_path / "x").exists() and not (tmp_path / ".x.partial").exists()
+
+
+def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_path: Path) -> None:
+    settings = {"method": "lora", "lr": 5e-3, "precision": "bf16"}
+    result = train(config(data, tmp_path / "bf16", f"ed:{tiny_bert}", **settings), progress=False)
+    epochs = [line for line in log_lines(result.out) if line["event"] == "epoch"]
+    assert epochs[-1]["train_loss"] < epochs[0]["train_loss"] and result.meta["precision"] == "bf16"
+    with pytest.raises(PlannerModelError, match="unknown precision 'fp8'"):
+        train(config(data, tmp_path / "fp8", f"ed:{tiny_bert}", precision="fp8"), progress=False)
+
+
 def test_full_training_resumes_to_the_same_weights(
     tiny_bert: Path, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,13 +59,20 @@ def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
     return DecodingOptions(**options), device
 
 
+#: The planner shipped with the package (a LoRA adapter on minilm-ed; see README "Planner").
+SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
+
+
 def default_planner_dir() -> Path:
-    """Where ``nl2sparql setup`` (or ``planner train --out``) puts the default planner."""
-    return home_dir() / "planner"
+    """The default planner: one trained into ``<home>/planner`` wins over the shipped one."""
+    trained = home_dir() / "planner"
+    if (trained / META_FILE).is_file() or not (SHIPPED_PLANNER / META_FILE).is_file():
+        return trained
+    return SHIPPED_PLANNER
 
 
 def open_default(argument: str, **options: Any) -> LocalPlanner:
-    """``default``: the trained planner in ``<home>/planner``."""
+    """``default``: the planner in ``<home>/planner``, else the one shipped with the package."""
     if argument:
         raise PlannerError("the 'default' planner takes no argument; use hf:PATH for another model folder")
     folder = default_planner_dir()
