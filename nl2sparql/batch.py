@@ -52,7 +52,9 @@ def read_lines(stream: BinaryIO, where: str) -> Iterator[Line]:
         if not raw.strip():
             continue
         try:
-            text = raw.decode("utf-8")
+            # Without its line break, so a JSON error's column points into the line; a byte
+            # order mark (Windows editors write one) is not part of the first record.
+            text = raw.decode("utf-8").rstrip("\r\n").removeprefix("\ufeff" if number == 1 else "")
         except UnicodeDecodeError as exc:
             yield Line(number, fallback, None, f"{where}:{number}: not UTF-8 ({exc.reason} at byte {exc.start})")
             continue
@@ -64,16 +66,23 @@ def read_lines(stream: BinaryIO, where: str) -> Iterator[Line]:
         if not isinstance(record, dict):
             yield Line(number, fallback, None, f"{where}:{number}: expected a JSON object, got {type(record).__name__}")
             continue
-        record_id = str(record.get("id") or fallback)
+        record_id = fallback if record.get("id") in (None, "") else str(record["id"])
         question = record.get("question")
+        if question is None:
+            yield Line(number, record_id, record, f"{where}:{number}: the record has no 'question'")
+            continue
         if not isinstance(question, str):
-            yield Line(number, record_id, record, f"{where}:{number}: 'question' must be a string")
+            kind = type(question).__name__
+            yield Line(number, record_id, record, f"{where}:{number}: 'question' must be a string, got {kind}")
             continue
         entities = record.get("entities")
         if entities is not None and not (
             isinstance(entities, dict) and all(isinstance(v, str | type(None)) for v in entities.values())
         ):
             yield Line(number, record_id, record, f"{where}:{number}: 'entities' must map ids to names")
+            continue
+        if not isinstance(record.get("gold_sparql", ""), str | type(None)):
+            yield Line(number, record_id, record, f"{where}:{number}: 'gold_sparql' must be a string")
             continue
         yield Line(number, record_id, record)
 
@@ -95,6 +104,16 @@ def done_ids(path: Path) -> set[str]:
         except (ValueError, KeyError, TypeError):
             continue
     return ids
+
+
+def dumps_line(record: Mapping[str, Any]) -> str:
+    """One JSON line; ASCII escapes when a string holds a lone surrogate (UTF-8 cannot encode it)."""
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # e.g. a \udcff escape in the input: escaped again, the line stays JSON
+        text = json.dumps(record)
+    return text + "\n"
 
 
 def output_record(line_id: str, question: str, result: AskResult | None, error: str | None) -> dict[str, Any]:
@@ -138,7 +157,6 @@ def translate_file(
 
     source_name = str(source)
     target_path = None if str(target) == "-" else Path(target)
-    skip = done_ids(target_path) if target_path else set()
     if source_name == "-":
         stream: BinaryIO = sys.stdin.buffer
     else:
@@ -146,7 +164,13 @@ def translate_file(
             stream = open(source_name, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise Nl2SparqlError(f"cannot read {source_name}: {exc.strerror}") from None
-    out = target_path.open("a", encoding="utf-8") if target_path else sys.stdout
+    try:
+        skip = done_ids(target_path) if target_path else set()
+        out = target_path.open("a", encoding="utf-8") if target_path else sys.stdout
+    except OSError as exc:
+        if source_name != "-":
+            stream.close()
+        raise Nl2SparqlError(f"cannot write {target}: {exc.strerror}") from None
     total = written = skipped = failed = 0
     try:
         bar = tqdm(read_lines(stream, source_name), desc="translate", unit="q", disable=not progress)
@@ -155,7 +179,8 @@ def translate_file(
             if line.id in skip:
                 skipped += 1
                 continue
-            question = str((line.request or {}).get("question", ""))
+            question = (line.request or {}).get("question")
+            question = question if isinstance(question, str) else ""
             result = None
             error = line.error
             if error is None:
@@ -173,7 +198,7 @@ def translate_file(
                     error = str(exc)
             if error is not None:
                 failed += 1
-            out.write(json.dumps(output_record(line.id, question, result, error), ensure_ascii=False) + "\n")
+            out.write(dumps_line(output_record(line.id, question, result, error)))
             out.flush()
             written += 1
         if target_path:

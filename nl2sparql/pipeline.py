@@ -37,6 +37,10 @@ def check_question(question: object) -> str:
         raise InvalidQuestion(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
     if "\x00" in text:
         raise InvalidQuestion("the question contains a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # bytes that were not UTF-8 (argv) or an escaped lone surrogate (JSON)
+        raise InvalidQuestion(f"the question is not valid UTF-8 text (at character {exc.start + 1})") from None
     return text
 
 
@@ -269,6 +273,8 @@ class Pipeline:
         if entities:
             if not isinstance(entities, Mapping):
                 raise InvalidQuestion("entities must map entity ids to names")
+            if any(not str(entity_id).strip() for entity_id in entities):
+                raise InvalidQuestion("an entity id is empty")
             if self.store is None:
                 return {str(k): str(v or k) for k, v in entities.items()}
             from nl2sparql.kg.linker import validate_entity_ids

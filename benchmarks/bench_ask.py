@@ -1,0 +1,192 @@
+"""End-to-end latency of ``ask``: each stage of the pipeline and the whole question.
+
+    python benchmarks/bench_ask.py [--store DIR | --endpoint URL] [--bank FILE] [--planner SPEC]
+                                   [--questions 100] [--warmup 3] [--link] [--json]
+
+One :class:`~nl2sparql.pipeline.Pipeline` is loaded once, as the CLI loads it (the flags,
+then the config file and ``NL2SPARQL_*`` variables, then the home folder's embedded
+default). It is asked the first N WebQSP test part-A questions whose topic entity is in
+the store, with the dataset's entities that the store holds (``--link``: none, so the
+linker finds them), and the gold SPARQL, which only ``--planner oracle`` reads. A few
+other eligible questions are asked first, untimed (``--warmup``): they load the
+embedder and, with ``--link``, the linker's label index. Then each question is asked
+once and the script prints p50 / p95 / mean (nearest rank, milliseconds) of every stage
+in ``result.timings_ms`` and of the whole ``ask`` call (wall time), questions/s, and how
+many questions were answered. Figures only: nothing is asserted; a question that fails
+still counts, with the stages it reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nl2sparql.config import data_file
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.evaluation.aggregate import percentile
+from nl2sparql.kg.datasets import Example, load_dataset
+from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.pipeline import Pipeline
+from nl2sparql.results import STAGES
+from nl2sparql.settings import load_settings
+
+# (question, entities or None to link them, gold SPARQL)
+Question = tuple[str, "dict[str, str] | None", "str | None"]
+
+
+def known_entities(store: Any, ids: set[str]) -> set[str]:
+    """The ids among ``ids`` that occur in a triple of the store."""
+    found: set[str] = set()
+    ordered = sorted(ids)
+    for start in range(0, len(ordered), 200):
+        values = " ".join(f"<{FREEBASE_NS}{i}>" for i in ordered[start : start + 200])
+        query = f"SELECT DISTINCT ?e WHERE {{ VALUES ?e {{ {values} }} {{ ?e ?p ?o }} UNION {{ ?s ?p ?e }} }}"
+        found.update(row["e"].value.removeprefix(FREEBASE_NS) for row in store.select(query).rows)
+    return found
+
+
+def eligible_questions(pipeline: Pipeline, examples: Sequence[Example], link: bool) -> list[Question]:
+    """Questions whose topic entity (the first of its entities) is in the store, in dataset order."""
+    known = known_entities(pipeline.store, {e for example in examples for e in example.entities})
+    out: list[Question] = []
+    for example in examples:
+        ids = list(example.entities)
+        if not ids or ids[0] not in known:
+            continue
+        entities = {i: name for i, name in example.entities.items() if i in known}
+        out.append((example.question, None if link else entities, example.gold_sparql))
+    return out
+
+
+def ask(pipeline: Pipeline, question: Question) -> tuple[float, Mapping[str, float], str | None, int]:
+    """Wall milliseconds, stage timings, error and answer count of one ``ask``."""
+    text, entities, gold = question
+    began = time.perf_counter()
+    try:
+        result = pipeline.ask(text, entities, gold_sparql=gold)
+    except Nl2SparqlError as exc:
+        return (time.perf_counter() - began) * 1000, {}, str(exc), 0
+    return (time.perf_counter() - began) * 1000, result.timings_ms, result.error, len(result.answers)
+
+
+def summary(values: Sequence[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "mean": float("nan")}
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "mean": sum(values) / len(values),
+    }
+
+
+def measure(pipeline: Pipeline, questions: Sequence[Question], warmup: Sequence[Question]) -> dict[str, Any]:
+    for question in warmup:
+        ask(pipeline, question)
+    totals: list[float] = []
+    stages: dict[str, list[float]] = {}
+    errors: list[str] = []
+    answered = 0
+    began = time.perf_counter()
+    for question in questions:
+        total, timings, error, answers = ask(pipeline, question)
+        totals.append(total)
+        for stage, ms in timings.items():
+            stages.setdefault(stage, []).append(ms)
+        if error is not None:
+            errors.append(error)
+        answered += answers > 0
+    elapsed = time.perf_counter() - began
+    order = [s for s in STAGES if s in stages] + sorted(set(stages) - set(STAGES))
+    return {
+        "questions": len(questions),
+        "warmup": len(warmup),
+        "seconds": elapsed,
+        "questions_per_s": len(questions) / elapsed if elapsed else float("nan"),
+        "stages": {stage: summary(stages[stage]) for stage in order},
+        "total": summary(totals),
+        "answered": answered,
+        "errors": len(errors),
+        "first_error": errors[0] if errors else None,
+    }
+
+
+def report(figures: Mapping[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return
+    print(f"pipeline: {figures['pipeline']}")
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    how = "linked by the pipeline" if figures["link"] else "the dataset's, as given"
+    print(
+        f"questions: {figures['questions']} of {figures['eligible']} WebQSP test part-A questions with the topic "
+        f"entity in the store ({figures['dataset']} in all); entities {how}; warm-up {figures['warmup']}"
+    )
+    print(f"  {'stage':<10} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}")
+    rows = [*figures["stages"].items(), ("total", figures["total"])]
+    for stage, row in rows:
+        print(f"  {stage:<10} {row['n']:>4} {row['p50']:>9.2f} {row['p95']:>9.2f} {row['mean']:>9.2f}")
+    print(f"questions/s: {figures['questions_per_s']:.2f} ({figures['seconds']:.1f} s for {figures['questions']})")
+    print(f"answered: {figures['answered']}/{figures['questions']}; errors: {figures['errors']}")
+    if figures["first_error"]:
+        print(f"  first error: {figures['first_error']}")
+
+
+def describe(pipeline: Pipeline) -> str:
+    info = pipeline.describe()
+    store = info.get("store", {})
+    return (
+        f"{store.get('kind', '?')} {store.get('location', '?')} ({store.get('triples', 0):,} triples), "
+        f"bank {info.get('bank', {}).get('location', '?')}, planner {info.get('planner', {}).get('spec', '?')}"
+    )
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--store", metavar="DIR", help="Oxigraph store folder (default: <home>/store)")
+    where.add_argument("--endpoint", metavar="URL", help="SPARQL 1.1 endpoint URL instead of a store")
+    parser.add_argument("--bank", metavar="FILE", help="memory bank file (default: <home>/bank.nl2sq)")
+    parser.add_argument("--planner", metavar="SPEC", help="default | oracle | hf:PATH | openai:URL#MODEL")
+    parser.add_argument("--timeout", type=float, help="query timeout in seconds (default 30)")
+    parser.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
+    parser.add_argument("--questions", type=int, default=100, help="questions to time (default 100)")
+    parser.add_argument("--warmup", type=int, default=3, help="other questions asked first, untimed (default 3)")
+    parser.add_argument("--link", action="store_true", help="link entities instead of giving the dataset's")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.questions < 1 or args.warmup < 0:
+        parser.error("--questions must be positive and --warmup not negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    flags = {key: getattr(args, key) for key in ("store", "endpoint", "bank", "planner", "timeout")}
+    try:
+        pipeline = Pipeline.from_settings(load_settings(flags, args.config))
+    except Nl2SparqlError as exc:
+        print(f"bench_ask: {exc}", file=sys.stderr)
+        return 1
+    with pipeline:
+        examples = load_dataset(data_file("webqsp/WebQSP.test.part-A.json"), "webqsp")
+        eligible = eligible_questions(pipeline, examples, args.link)
+        if not eligible:
+            print("bench_ask: no WebQSP test question has its topic entity in this store", file=sys.stderr)
+            return 1
+        timed = eligible[: args.questions]
+        rest = eligible[len(timed) :]
+        warmup = (rest or eligible)[: args.warmup]  # other questions when there are any: no cache is primed
+        figures = measure(pipeline, timed, warmup)
+        figures.update(pipeline=describe(pipeline), link=args.link, eligible=len(eligible), dataset=len(examples))
+    report(figures, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
