@@ -52,6 +52,7 @@ class EndpointStore(Store):
         timeout: float | None = DEFAULT_TIMEOUT,
         retries: int = 3,
         backoff: float = 0.5,
+        cooldown: float = 15.0,
         method: str = "POST",
         allowed_services: Collection[str] = (),
     ) -> None:
@@ -73,6 +74,11 @@ class EndpointStore(Store):
         self.default_graph = default_graph
         self.retries = retries
         self.backoff = backoff
+        # After every retry failed, queries within ``cooldown`` seconds fail at once: a batch
+        # against a dead endpoint then costs one round of retries, not one per question.
+        self.cooldown = cooldown
+        self._down_since: float | None = None
+        self._down_reason = ""
         self.method = method.upper()
 
     def _select(self, query: str, timeout: float | None) -> SelectResult:
@@ -113,6 +119,13 @@ class EndpointStore(Store):
         return sparql
 
     def _request(self, query: str, timeout: float | None) -> dict[str, Any]:
+        if self._down_since is not None:
+            ago = time.monotonic() - self._down_since
+            if ago < self.cooldown:
+                raise EndpointError(
+                    f"SPARQL endpoint {self.url} is unreachable (it failed {ago:.1f} s ago: {self._down_reason}; "
+                    f"not retried for {self.cooldown:g} s)"
+                )
         attempts = self.retries + 1
         last = ""
         for attempt in range(attempts):
@@ -153,10 +166,12 @@ class EndpointStore(Store):
             except (ConnectionError, http.client.HTTPException) as exc:
                 last = f"{type(exc).__name__}: {exc}"
                 continue
+            self._down_since = None
             try:
                 return json.loads(body)
             except ValueError as exc:
                 raise EndpointError(f"endpoint {self.url} did not return SPARQL JSON results: {exc}") from exc
+        self._down_since, self._down_reason = time.monotonic(), last
         raise EndpointError(f"SPARQL endpoint {self.url} is unreachable after {attempts} attempt(s): {last}")
 
 

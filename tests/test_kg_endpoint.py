@@ -43,6 +43,17 @@ def test_unreachable_endpoint_names_the_url_and_the_attempts() -> None:
     store = open_store("endpoint", url=url, retries=2, backoff=0.01)
     with pytest.raises(EndpointError, match=rf"{url} is unreachable after 3 attempt\(s\).*refused"):
         store.select("SELECT * WHERE { ?s ?p ?o }")
+    # Within the cooldown the next query is not retried: it fails at once, saying why.
+    with pytest.raises(EndpointError, match=rf"{url} is unreachable \(it failed .* s ago: .*refused.*not retried"):
+        store.ask("ASK { ?s ?p ?o }")
+
+
+def test_an_endpoint_is_tried_again_after_the_cooldown() -> None:
+    url = f"http://127.0.0.1:{free_port()}/sparql"
+    store = open_store("endpoint", url=url, retries=0, backoff=0.01, cooldown=0.0)
+    for _ in range(2):
+        with pytest.raises(EndpointError, match=r"unreachable after 1 attempt\(s\)"):
+            store.select("SELECT * WHERE { ?s ?p ?o }")
 
 
 @pytest.mark.parametrize(
