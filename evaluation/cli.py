@@ -37,7 +37,12 @@ def run_eval(args: argparse.Namespace) -> int:
     synthesiser = PlanSynthesiser()
     began = time.perf_counter()
     rows = []
+    style = args.style or ("cwq" if examples[0].dataset == "cwq" else "webqsp")
     with pipeline_from_args(args, execute=execute) as pipeline:
+        if style != "webqsp":
+            from nl2sparql.reconstruction import freebase_options
+
+            pipeline.compiler.options = freebase_options(style)
         if args.link:
             examples = [_without_entities(e) for e in examples]
         for example in tqdm(examples, desc="eval", unit="q", disable=args.quiet):
@@ -57,6 +62,7 @@ def run_eval(args: argparse.Namespace) -> int:
         "dataset": str(args.dataset),
         "format": args.format,
         "split": args.split,
+        "style": style,
         "entities": "linked" if args.link else "given",
         "reference": "dataset answers" if args.gold_answers else "gold query on the same store",
         "execute": execute,
@@ -97,6 +103,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-execute", action="store_true", help="score the queries only; run nothing")
     parser.add_argument(
         "--gold-answers", action="store_true", help="reference answers from the dataset (the store is the full KG)"
+    )
+    parser.add_argument(
+        "--style",
+        choices=("webqsp", "cwq", "plain"),
+        help="how the compiler writes casts (default: cwq for CWQ, webqsp otherwise), as each benchmark's gold does",
     )
     parser.add_argument("--ged-timeout", type=float, default=2.0, help="seconds per graph edit distance")
     parser.add_argument("--limit-questions", type=int, help="only the first N questions")
