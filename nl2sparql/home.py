@@ -11,7 +11,8 @@ Layout of ``<home>``::
     fb15k237.nt.gz   the CVT-expanded graph (input of the store)
     store/           the Oxigraph store (and its label index cache)
     bank.nl2sq       the memory bank
-    planner/         the default planner model
+    planner/         a planner trained here (optional: without it, the one shipped
+                     with the package in nl2sparql/planner/default is the default)
 """
 
 from __future__ import annotations
@@ -78,6 +79,21 @@ def build_bank(home: Path, force: bool, progress: bool, report: dict[str, Any]) 
     return bank_path
 
 
+def check_planner(home: Path, report: dict[str, Any]) -> Path | None:
+    """Load nothing, but say which default planner ``ask`` will use (and whether there is one)."""
+    from nl2sparql.planner.backends.local import SHIPPED_PLANNER, default_planner_dir
+    from nl2sparql.planner.model import META_FILE, read_meta
+
+    folder = default_planner_dir(home)
+    if not (folder / META_FILE).is_file():
+        report["planner"] = f"none in {folder}: train one with 'nl2sparql planner train --out {folder}'"
+        return None
+    meta = read_meta(folder)
+    origin = "shipped with the package" if folder == SHIPPED_PLANNER else "trained here"
+    report["planner"] = f"{origin}: {folder} ({meta['method']} on {meta['base']}, {meta.get('epochs')} epochs)"
+    return folder
+
+
 def setup_home(home: str | Path | None = None, force: bool = False, progress: bool = True) -> dict[str, Any]:
     """Build (or keep) every part of the embedded default; returns what each step did."""
     target = Path(home).expanduser() if home else home_dir()
@@ -85,4 +101,5 @@ def setup_home(home: str | Path | None = None, force: bool = False, progress: bo
     report: dict[str, Any] = {"home": str(target)}
     build_store(target, force, progress, report)
     build_bank(target, force, progress, report)
+    check_planner(target, report)
     return report

@@ -63,9 +63,9 @@ def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
 
 
-def default_planner_dir() -> Path:
+def default_planner_dir(home: Path | None = None) -> Path:
     """The default planner: one trained into ``<home>/planner`` wins over the shipped one."""
-    trained = home_dir() / "planner"
+    trained = (home or home_dir()) / "planner"
     if (trained / META_FILE).is_file() or not (SHIPPED_PLANNER / META_FILE).is_file():
         return trained
     return SHIPPED_PLANNER
