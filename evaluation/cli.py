@@ -29,7 +29,9 @@ def run_eval(args: argparse.Namespace) -> int:
         from nl2sparql.planner.data import is_cwq_dev, is_webqsp_dev
 
         examples = [e for e in examples if (is_cwq_dev(e) if e.dataset == "cwq" else is_webqsp_dev(e))]
-    if args.limit_questions:
+    if args.limit_questions is not None:
+        if args.limit_questions < 1:
+            raise Nl2SparqlError(f"--limit-questions must be at least 1, got {args.limit_questions}")
         examples = examples[: args.limit_questions]
     if not examples:
         raise Nl2SparqlError(f"{args.dataset}: no questions to evaluate")
@@ -43,8 +45,6 @@ def run_eval(args: argparse.Namespace) -> int:
             from nl2sparql.reconstruction import freebase_options
 
             pipeline.compiler.options = freebase_options(style)
-        if args.link:
-            examples = [_without_entities(e) for e in examples]
         for example in tqdm(examples, desc="eval", unit="q", disable=args.quiet):
             rows.append(
                 score_one(
@@ -54,6 +54,7 @@ def run_eval(args: argparse.Namespace) -> int:
                     execute=execute,
                     gold_answers=args.gold_answers,
                     ged_timeout=args.ged_timeout,
+                    link=args.link,
                 )
             )
         described = pipeline.describe()
@@ -78,12 +79,6 @@ def run_eval(args: argparse.Namespace) -> int:
         print(" ".join(f"{k}={summary[k]}" for k in keys))
         print("wrote " + ", ".join(str(p) for p in written))
     return 0
-
-
-def _without_entities(example: Any) -> Any:
-    from dataclasses import replace
-
-    return replace(example, entities={})
 
 
 def register(subparsers: Any) -> None:

@@ -103,7 +103,13 @@ def score_one(
     execute: bool,
     gold_answers: bool,
     ged_timeout: float,
+    link: bool = False,
 ) -> Scored:
+    """Run one example and score it; ``link``: the pipeline links the entities itself.
+
+    The dataset's entities stay the gold plan's either way, so ``--link`` is judged
+    against the same reference plan as a run with the entities given.
+    """
     gold = parse(example.gold_sparql, "virtuoso") if example.gold_sparql else None
     gold_triples = triples(gold) if gold is not None else []
     answer_var = gold.projection[0] if gold is not None and getattr(gold, "projection", None) else None
@@ -131,7 +137,10 @@ def score_one(
             reference = {_short(a) for a in found} if found is not None else None
     try:
         result = pipeline.ask(
-            example.question, dict(example.entities) or None, execute=execute, gold_sparql=example.gold_sparql
+            example.question,
+            None if link else dict(example.entities) or None,
+            execute=execute,
+            gold_sparql=example.gold_sparql,
         )
     except Nl2SparqlError as exc:
         scored.error = str(exc)
