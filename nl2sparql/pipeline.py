@@ -44,6 +44,22 @@ def check_question(question: object) -> str:
     return text
 
 
+def _recalled(resolved: Any, recalls: Mapping[int, Any]) -> tuple[Recalled, ...]:
+    """The recall trace of a resolved plan: each step's sentence and its scored candidates."""
+    from nl2sparql.grammar.plan_format import format_step
+
+    return tuple(
+        Recalled(
+            step=format_step(resolved.plan.steps[i]),
+            candidates=tuple(
+                Candidate(c.entry.id, c.entry.description, c.entry.sparql, round(float(c.score), 4))
+                for c in recall.candidates
+            ),
+        )
+        for i, recall in sorted(recalls.items())
+    )
+
+
 def _check_deadline(deadline: float | None, stage: str) -> float | None:
     """Seconds left before ``deadline`` (``None`` for no deadline); raises when none are left."""
     if deadline is None:
@@ -209,18 +225,7 @@ class Pipeline:
             yield event("recalled", began, error=f"recall failed: {exc}")
             yield event("result", time.perf_counter())
             return
-        from nl2sparql.grammar.plan_format import format_step
-
-        recalled = tuple(
-            Recalled(
-                step=format_step(resolved.plan.steps[i]),
-                candidates=tuple(
-                    Candidate(c.entry.id, c.entry.description, c.entry.sparql, round(float(c.score), 4))
-                    for c in recall.candidates
-                ),
-            )
-            for i, recall in sorted(recalls.items())
-        )
+        recalled = _recalled(resolved, recalls)
         yield event("recalled", began, recalled=recalled)
 
         began = time.perf_counter()
@@ -233,10 +238,26 @@ class Pipeline:
             yield event("compiled", began, error=f"compilation failed: {exc}")
             yield event("result", time.perf_counter())
             return
+        tried = [(planned.plan, compiled)]
+        if execute and not compiled.answers:
+            retried = self._retry_plans(getattr(planned, "alternatives", ()), linked, store, deadline)
+            tried += retried
+            adopted = next(((p, c) for p, c in retried if c.answers), None)
+            if adopted is not None:
+                from nl2sparql.grammar.plan_format import format_plan
+
+                plan, compiled = adopted
+                result = replace(
+                    result,
+                    type=plan.type,
+                    plan=tuple(line for line in format_plan(plan).splitlines() if line.strip()),
+                    recalled=_recalled(compiled.resolved, compiled.recalls),
+                )
         reconstruction = compiled.reconstruction
         attempts = tuple(
-            Attempt(sparql=a.sparql or "", error=a.error, answers=a.answers, plan_type=planned.plan.type)
-            for a in reconstruction.attempts
+            Attempt(sparql=a.sparql or "", error=a.error, answers=a.answers, plan_type=plan.type)
+            for plan, tried_compiled in tried
+            for a in tried_compiled.reconstruction.attempts
         )
         from nl2sparql.compiler.generator import generate
 
@@ -248,7 +269,12 @@ class Pipeline:
             return
         # Execution-guided repair runs the candidates while compiling; the time spent in the
         # store is reported as the execute stage.
-        execute_ms = sum(a.elapsed_ms for a in reconstruction.attempts if getattr(a, "elapsed_ms", None))
+        execute_ms = sum(
+            a.elapsed_ms
+            for _, tried_compiled in tried
+            for a in tried_compiled.reconstruction.attempts
+            if getattr(a, "elapsed_ms", None)
+        )
         timings["compiled"] = max(compile_ms - execute_ms, 0.0)
         result = replace(result, sparql=sparql, attempts=attempts)
         yield StageEvent("compiled", timings["compiled"], replace(result, timings_ms=dict(timings)))
@@ -268,6 +294,31 @@ class Pipeline:
         yield event("result", time.perf_counter())
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _retry_plans(
+        self, alternatives: Any, linked: Mapping[str, str], store: Any, deadline: float | None
+    ) -> list[tuple[Any, Any]]:
+        """The planner's other plans compiled and run, in order, until one answers (KELGoP's retry).
+
+        At most ``settings.plan_retries`` plans; a plan that does not resolve or compile is
+        skipped; the deadline stops the retries, not the question (its first plan stands).
+        """
+        tried: list[tuple[Any, Any]] = []
+        for plan in tuple(alternatives)[: self.settings.plan_retries]:
+            if deadline is not None and deadline - time.monotonic() <= 0:
+                break
+            left = None if deadline is None else deadline - time.monotonic()
+            timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
+            try:
+                resolved = self.compiler.resolve(plan, linked)
+                recalls = self.compiler.recall(resolved)
+                compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
+            except Nl2SparqlError:
+                continue
+            tried.append((plan, compiled))
+            if compiled.answers:
+                break
+        return tried
 
     def _entities(self, question: str, entities: Mapping[str, str] | None) -> dict[str, str]:
         if entities:

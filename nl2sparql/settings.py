@@ -42,6 +42,8 @@ class Settings:
     timeout: float = 30.0
     limit: int | None = None
     execute: bool = True
+    #: when a plan's query returns nothing, how many of the planner's other plans to try (KELGoP's retry)
+    plan_retries: int = 2
 
     def __post_init__(self) -> None:
         if self.store and self.endpoint:
@@ -50,6 +52,8 @@ class Settings:
             raise ConfigError(f"unknown dialect {self.dialect!r}: choose one of {', '.join(DIALECTS)}")
         if self.timeout <= 0:
             raise ConfigError(f"timeout must be positive, got {self.timeout}")
+        if self.plan_retries < 0:
+            raise ConfigError(f"plan_retries must be zero or positive, got {self.plan_retries}")
         if self.limit is not None and self.limit < 0:
             raise ConfigError(f"limit must be zero or positive, got {self.limit}")
 

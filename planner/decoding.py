@@ -37,11 +37,28 @@ class DecodingOptions:
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
-    """The first candidate that parsed (``text``, ``plan``) and how many candidates were read."""
+    """The first candidate that parsed (``text``, ``plan``), how many candidates were read, and
+    the other beams that parsed to other plans, best first (what a failed plan is retried with)."""
 
     text: str
     plan: Plan
     attempts: int
+    alternatives: tuple[tuple[str, Plan], ...] = ()
+
+
+def _alternatives(candidates: Sequence[str], chosen: Plan) -> tuple[tuple[str, Plan], ...]:
+    """The candidates after the chosen one that parse to plans different from it and each other."""
+    seen = [chosen]
+    found: list[tuple[str, Plan]] = []
+    for text in candidates:
+        try:
+            plan = parse_plan(text)
+        except PlanError:
+            continue
+        if plan not in seen:
+            seen.append(plan)
+            found.append((text, plan))
+    return tuple(found)
 
 
 def _first_plan(candidates: Sequence[str]) -> tuple[str, Plan, int] | PlanError:
@@ -80,7 +97,7 @@ def decode_plans(
             attempts[index], errors[index] = len(candidates), found
         else:
             text, plan, tried = found
-            results[index] = Decoded(text, plan, tried)
+            results[index] = Decoded(text, plan, tried, _alternatives(candidates[tried:], plan))
     for attempt in range(options.sample_tries):
         pending = [i for i, result in enumerate(results) if result is None]
         if not pending:

@@ -57,9 +57,14 @@ class PlannerOutput:
     attempts: int
     latency_ms: float
     raw: str = ""
+    #: other plans the backend found readable, best first (a local model's other beams)
+    alternatives: tuple[Plan, ...] = ()
 
 
 Errors = Literal["raise", "return"]
+#: What a backend makes of one request: ``(text, plan, attempts)``, optionally with a fourth
+#: item, the alternative plans, best first; or the error.
+ChunkResult = tuple[str, Plan, int] | tuple[str, Plan, int, tuple[Plan, ...]] | PlannerError
 
 
 def _canonical(plan: Plan, raw: str) -> str:
@@ -75,8 +80,8 @@ class Planner(ABC):
     name: str = "planner"
 
     @abstractmethod
-    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[tuple[str, Plan, int] | PlannerError]:
-        """``(text, plan, attempts)`` or the error, for each request of one batch."""
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+        """``(text, plan, attempts[, alternatives])`` or the error, for each request of one batch."""
 
     def plan(
         self, question: str, entities: Mapping[str, str] | None = None, gold_sparql: str | None = None
@@ -113,8 +118,9 @@ class Planner(ABC):
                         raise result
                     outputs.append(result)
                 else:
-                    raw, plan, attempts = result
-                    outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw))
+                    raw, plan, attempts, *more = result
+                    alternatives = tuple(more[0]) if more else ()
+                    outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw, alternatives))
         return outputs
 
     def info(self) -> dict[str, Any]:

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.config import home_dir
-from nl2sparql.planner.backends.base import Planner, PlanRequest
+from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.input_format import entity_names, format_input
 from nl2sparql.planner.model import META_FILE, PlannerModel
-from nl2sparql.planner.plan import Plan
 
 DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed")
 
@@ -31,11 +30,14 @@ class LocalPlanner(Planner):
         self.options = options or DecodingOptions()
         self.name = name
 
-    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[tuple[str, Plan, int] | PlannerError]:
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
         inputs = [format_input(r.question, r.entities) for r in requests]
         names = [entity_names(r.entities) for r in requests]
         decoded = decode_plans(self.model, inputs, names, [r.question for r in requests], self.options)
-        return [(d.text, d.plan, d.attempts) if isinstance(d, Decoded) else d for d in decoded]
+        return [
+            (d.text, d.plan, d.attempts, tuple(plan for _, plan in d.alternatives)) if isinstance(d, Decoded) else d
+            for d in decoded
+        ]
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}

@@ -1,0 +1,84 @@
+"""KELGoP's retry: when a plan's query answers nothing, the pipeline tries the planner's other plans.
+
+A planner here writes a first plan that cannot answer on the fixture graph (Cy Quill's
+sibling must be Gus Orr, who is not) and offers a second that can; the pipeline must
+answer with the second, say so in the result (its type and plan) and keep every query
+tried in the trace, each with the type of the plan it came from. The store is Oxigraph on
+the fixture graph of ``conftest.py``, the bank is built from it with the bundled MiniLM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.kg.oxigraph_store import OxigraphStore
+from nl2sparql.memory_bank.build_store import build_bank_from_store
+from nl2sparql.memory_bank.embedder import default_embedder
+from nl2sparql.pipeline import Pipeline
+from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
+from nl2sparql.settings import Settings
+
+UNANSWERABLE = parse_plan(
+    "Type: conjunction\n"
+    "Find the sibling of the person Cy Quill, assign it to ?x.\n"
+    "Make sure ?x is Gus Orr.\n"
+    "The answer is ?x.\n"
+)
+ANSWERABLE = parse_plan(
+    "Type: simple\n"
+    "Find the sibling of the person Cy Quill, assign it to ?x.\n"
+    "Make sure ?x is not Cy Quill.\n"
+    "The answer is ?x.\n"
+)
+ENTITIES = {"m.0p_cy": "Cy Quill", "m.0p_gus": "Gus Orr"}
+
+
+class TwoPlans(Planner):
+    """Always the unanswerable plan first, the answerable one as its alternative."""
+
+    name = "two-plans"
+
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+        return [("", UNANSWERABLE, 1, (ANSWERABLE,)) for _ in requests]
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory: pytest.TempPathFactory, fixture_nt: Path) -> Iterator[tuple[Any, Any]]:
+    store = OxigraphStore(tmp_path_factory.mktemp("retry") / "store")
+    store.load(fixture_nt, progress=False)
+    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="fixture")
+    yield store, bank
+    store.close()
+
+
+def pipeline(parts: tuple[Any, Any], retries: int) -> Pipeline:
+    store, bank = parts
+    return Pipeline(bank=bank, planner=TwoPlans(), store=store, settings=Settings(plan_retries=retries))
+
+
+def test_a_plan_that_answers_nothing_makes_way_for_the_next(parts: tuple[Any, Any]) -> None:
+    result = pipeline(parts, retries=2).ask("who is cy quill's sibling, gus orr?", ENTITIES)
+    assert [a.name for a in result.answers] == ["Dee Quill"] and result.error is None
+    assert result.type == "simple" and result.plan[1] == "Find the sibling of the person Cy Quill, assign it to ?x."
+    types = [a.plan_type for a in result.attempts]
+    assert types[0] == "conjunction" and types[-1] == "simple" and all(a.answers == 0 for a in result.attempts[:-1])
+    assert result.attempts[-1].answers == 1 and result.recalled[0].step.startswith("Find the sibling of")
+
+
+def test_without_retries_or_execution_the_first_plan_stands(parts: tuple[Any, Any]) -> None:
+    answered = pipeline(parts, retries=0).ask("who is cy quill's sibling, gus orr?", ENTITIES)
+    assert answered.answers == () and answered.type == "conjunction" and "returned answers" in (answered.error or "")
+    assert {a.plan_type for a in answered.attempts} == {"conjunction"}
+    translated = pipeline(parts, retries=2).translate("who is cy quill's sibling, gus orr?", ENTITIES)
+    assert translated.type == "conjunction" and translated.sparql and "Gus" not in translated.sparql
+
+
+def test_plan_retries_is_a_setting() -> None:
+    assert Settings().plan_retries == 2
+    with pytest.raises(Exception, match="plan_retries must be zero or positive"):
+        Settings(plan_retries=-1)
