@@ -192,3 +192,12 @@ def test_cli_reports_bad_entities_and_lists_planners(capsys: pytest.CaptureFixtu
         run_cli(["run", "--planner", "echo", "who?", "--beams", "2"], capsys)
     code, out = run_cli(["info", "--json"], capsys)
     assert code == 0 and {"default", "hf", "openai", "oracle"} <= set(json.loads(out)["planners"])
+
+
+def test_the_other_beams_that_read_as_other_plans_are_alternatives() -> None:
+    from nl2sparql.planner.decoding import _alternatives
+
+    first = "Type: simple\nFind the spouse of X, assign it to ?x.\nThe answer is ?x.\n"
+    other = first.replace("spouse", "sibling")
+    found = _alternatives([first, "Find the", other, other, first], parse_plan(first))
+    assert found == ((other, parse_plan(other)),)
