@@ -18,6 +18,7 @@ from nl2sparql.planner.errors import PlannerError
 FORMATTER = argparse.RawDescriptionHelpFormatter
 
 PLANNER_EPILOG = """examples:
+  nl2sparql planner data --out pairs/ --patterns 2000
   nl2sparql planner train --data pairs/ --out ~/.cache/nl2sparql/planner
   nl2sparql planner run "who is justin bieber's brother?" --entities '{"m.06w2sn5": "Justin Bieber"}'
   nl2sparql planner info --planner default
@@ -48,6 +49,21 @@ examples:
   nl2sparql planner run "who is justin bieber's brother?" --entities '{"m.06w2sn5": "Justin Bieber"}'
   nl2sparql planner run --planner hf:run1 "what did dr seuss write?" --entities '["Dr. Seuss"]' --json
   nl2sparql planner run --planner openai:http://127.0.0.1:8000/v1#qwen "who founded ibm?" --entities '["IBM"]'
+"""
+
+DATA_EPILOG = """Gold plans are synthesised from the gold SPARQL of WebQSP train and CWQ part A
+(fixed dev split by id). --patterns N adds N pairs grounded in a KG store (LPKG):
+the query patterns 1p 2p 3p 2i 3i 2u ip pi compare superlative count, spread evenly
+over those the store can ground, with plans written by the gold-plan synthesiser and
+questions from templates. They go to train.jsonl only; their queries and answers go
+to patterns.jsonl. --check N reconstructs N of them through a bank built from the
+store and reports how many give the grounded answers (loads the embedder).
+
+examples:
+  nl2sparql planner data --out pairs/
+  nl2sparql planner data --out pairs/ --patterns 2000 --store ~/.cache/nl2sparql/store --seed 1
+  nl2sparql planner data --out pairs/ --sources webqsp --patterns 500 --check 100
+  nl2sparql planner data --out lpkg-only/ --sources none --patterns 1000 --json
 """
 
 INFO_EPILOG = """examples:
@@ -85,6 +101,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     group.set_defaults(func=lambda args: _help(group))
     commands = group.add_subparsers(dest="planner_command", metavar="COMMAND")
+
+    data = commands.add_parser(
+        "data", help="write training pairs (gold and KG-pattern plans)", epilog=DATA_EPILOG, formatter_class=FORMATTER
+    )
+    data.add_argument("--out", type=Path, required=True, help="folder for train.jsonl and dev.jsonl")
+    data.add_argument("--sources", default="webqsp,cwq", help="gold sources: webqsp, cwq, or none (default: both)")
+    data.add_argument("--patterns", type=int, default=0, metavar="N", help="KG-pattern pairs to add (default 0)")
+    data.add_argument("--store", help="Oxigraph store folder or endpoint URL (default: the home store)")
+    data.add_argument("--seed", type=int, default=0, help="seed of the pattern walks (default 0)")
+    data.add_argument("--check", type=int, default=0, metavar="N", help="reconstruct N pattern pairs and compare")
+    data.add_argument("--quiet", action="store_true", help="no progress lines")
+    data.add_argument("--json", action="store_true", help="print the report as JSON")
+    data.set_defaults(func=_data)
 
     train = commands.add_parser(
         "train", help="fine-tune a planner on plan pairs", epilog=TRAIN_EPILOG, formatter_class=FORMATTER
@@ -163,6 +192,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _help(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
     return 2
+
+
+def _data(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.data import build_training_data
+    from nl2sparql.planner.errors import PlannerDataError
+    from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE
+    from nl2sparql.planner.pattern_data import open_store_folder, write_pattern_data
+
+    sources = [s.strip() for s in args.sources.split(",") if s.strip() and s.strip() != "none"]
+    if unknown := sorted(set(sources) - {"webqsp", "cwq"}):
+        raise PlannerDataError(f"--sources: unknown source(s) {', '.join(unknown)}; known: webqsp, cwq, none")
+    if args.patterns < 0 or args.check < 0:
+        raise PlannerDataError("--patterns and --check take a number of pairs, 0 or more")
+    if args.check and not args.patterns:
+        raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
+    store = open_store_folder(args.store) if args.patterns else None
+    say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
+    try:
+        gold = build_training_data(args.out, sources)
+        patterns = write_pattern_data(args.out, store, args.patterns, args.seed, args.check, say) if store else None
+    finally:
+        if store is not None:
+            store.close()
+    train = patterns.train if patterns else gold.train
+    if args.json:
+        record = {"out": str(args.out), "train": train, "dev": gold.dev, "gold": gold.to_json()}
+        record.update(patterns.to_json() if patterns else {})
+        print(json.dumps(record, indent=2, sort_keys=True))
+        return 0
+    print(f"wrote {args.out / TRAIN_FILE} ({train} pairs) and {args.out / DEV_FILE} ({gold.dev} pairs)")
+    for source, counts in gold.by_source.items():
+        print(f"gold {source}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if gold.skipped:
+        print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
+    for line in patterns.lines() if patterns else ():
+        print(line)
+    return 0
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -250,7 +316,9 @@ def _eval(args: argparse.Namespace) -> int:
     from nl2sparql.evaluation.planner_eval import markdown, score_plans, split_examples
     from nl2sparql.planner.backends import open_planner
 
-    examples = split_examples(args.split)[: args.limit_questions or None]
+    if args.limit_questions is not None and args.limit_questions < 1:
+        raise PlannerError(f"--limit-questions must be at least 1, got {args.limit_questions}")
+    examples = split_examples(args.split)[: args.limit_questions]
     options: dict[str, Any] = {}
     if args.beams is not None:
         options["num_beams"] = args.beams

@@ -156,7 +156,10 @@ def test_batches_raise_or_return_errors_in_order() -> None:
 
 
 def test_the_default_planner_says_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nl2sparql.planner.backends import local
+
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    monkeypatch.setattr(local, "SHIPPED_PLANNER", tmp_path / "not-shipped")  # a checkout without one
     with pytest.raises(PlannerModelError, match=f"no trained planner in {tmp_path / 'planner'}: run 'nl2sparql setup'"):
         open_planner("default")
     with pytest.raises(PlannerModelError, match="is not a folder"):

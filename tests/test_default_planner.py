@@ -1,0 +1,51 @@
+"""The planner shipped with the package: it loads offline and writes plans that parse.
+
+``nl2sparql/planner/default`` holds a LoRA adapter on the MiniLM encoder-decoder, made by
+``planner train`` and ``planner export`` (README, "Planner"). Loaded with the hub turned
+off, it must plan real WebQSP dev questions (never trained on) into text the plan grammar
+reads, of the right type for most of them; beams it finds readable come as alternatives.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nl2sparql.evaluation.planner_eval import score_plans, split_examples
+from nl2sparql.planner.backends import open_planner
+from nl2sparql.planner.backends.local import SHIPPED_PLANNER
+from nl2sparql.planner.model import META_FILE
+
+pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
+
+
+@pytest.fixture(scope="module")
+def planner():  # type: ignore[no-untyped-def]
+    with open_planner("default") as planner:
+        yield planner
+
+
+def test_it_is_a_small_adapter_that_records_how_it_was_made() -> None:
+    meta = json.loads((SHIPPED_PLANNER / META_FILE).read_text())
+    assert meta["method"] == "lora" and meta["base"] == "minilm-ed" and meta["exported"]["dtype"] == "float16"
+    assert meta["data"]["train_pairs"] > 3000 and meta["epochs"] >= 1 and meta["train_seconds"] > 0
+    size = sum(p.stat().st_size for p in SHIPPED_PLANNER.iterdir())
+    assert size < 12_000_000
+
+
+def test_it_loads_offline_when_home_has_none(planner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    info = planner.info()
+    assert info["planner"] == "default" and info["method"] == "lora" and info["codec"] == "flat"
+    output = planner.plan("what is the name of justin bieber brother?", {"m.06w2sn5": "Justin Bieber"})
+    assert output.plan.type in ("simple", "composition") and output.plan.steps[0].__class__.__name__ == "Find"
+    assert "Justin Bieber" in output.text  # the entity's own spelling, restored after the lower-casing tokenizer
+
+
+def test_it_plans_dev_questions_it_never_saw(planner) -> None:  # type: ignore[no-untyped-def]
+    examples = [e for e in split_examples("dev") if e.dataset == "webqsp"][:40]
+    report = score_plans(planner, examples, batch_size=8)
+    assert report["parse_failures"] <= 2 and report["type_accuracy"] >= 0.7 and report["step_f1"] >= 0.5, report
