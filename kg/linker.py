@@ -364,13 +364,15 @@ def validate_entity_ids(
     store: _SelectStore,
     entities: Mapping[str, str] | Iterable[str],
     namespace: str = FREEBASE_NS,
+    keep_named_unknown: bool = False,
 ) -> dict[str, str]:
     """Check caller-given ids against the store; ``{id: name}`` or :class:`UnknownEntityError`.
 
     Ids may be short (``m.03_r3``), prefixed (``ns:m.03_r3``) or full IRIs (``<...>`` or
     bare); the result keys are short ids. An id is known when it occurs in a triple. Names
     given in a mapping are kept; missing ones come from ``Store.labels`` (the id itself
-    when the entity has no name).
+    when the entity has no name). With ``keep_named_unknown`` (translating for another KG
+    than the one loaded), an id the store lacks is kept when the caller named it.
     """
     given = dict(entities) if isinstance(entities, Mapping) else dict.fromkeys(entities, "")
     if not given:
@@ -382,7 +384,11 @@ def validate_entity_ids(
     values = " ".join(f"<{iri}>" for iri in dict.fromkeys(iris.values()))
     query = f"SELECT DISTINCT ?e WHERE {{ VALUES ?e {{ {values} }} {{ ?e ?p ?o }} UNION {{ ?s ?p ?e }} }}"
     found = {row["e"].value for row in store.select(query).rows}
-    unknown = [entity_id for entity_id, iri in iris.items() if iri not in found]
+    unknown = [
+        entity_id
+        for entity_id, iri in iris.items()
+        if iri not in found and not (keep_named_unknown and given[entity_id].strip())
+    ]
     if unknown:
         raise UnknownEntityError(unknown)
     unnamed = [iris[entity_id] for entity_id, name in given.items() if not name]

@@ -200,7 +200,7 @@ class Pipeline:
 
         began = time.perf_counter()
         _check_deadline(deadline, "linking")
-        linked = self._entities(text, entities)
+        linked = self._entities(text, entities, execute)
         yield event("linked", began, entities=linked)
 
         began = time.perf_counter()
@@ -320,7 +320,9 @@ class Pipeline:
                 break
         return tried
 
-    def _entities(self, question: str, entities: Mapping[str, str] | None) -> dict[str, str]:
+    def _entities(self, question: str, entities: Mapping[str, str] | None, execute: bool = True) -> dict[str, str]:
+        """The caller's entities, checked against the store, or the linker's. A translation
+        (nothing runs) keeps named ids the store lacks: the query may be meant for a bigger KG."""
         if entities:
             if not isinstance(entities, Mapping):
                 raise InvalidQuestion("entities must map entity ids to names")
@@ -330,7 +332,8 @@ class Pipeline:
                 return {str(k): str(v or k) for k, v in entities.items()}
             from nl2sparql.kg.linker import validate_entity_ids
 
-            return validate_entity_ids(self.store, {str(k): str(v or "") for k, v in entities.items()})
+            given = {str(k): str(v or "") for k, v in entities.items()}
+            return validate_entity_ids(self.store, given, keep_named_unknown=not execute)
         return self.linker.link_entities(question, k=2)
 
     def _names(self, ids: list[str]) -> dict[str, str]:
