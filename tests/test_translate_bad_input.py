@@ -296,3 +296,15 @@ def test_ask_command_with_bytes_that_are_not_utf8(files: dict[str, Path], tmp_pa
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == "nl2sparql: error: the question is not valid UTF-8 text (at character 5)\n"
+
+
+def test_a_translation_keeps_a_named_id_the_store_lacks(pipeline: Pipeline) -> None:
+    named = {"m.0zz_nobody": "Nobody Quill"}
+    translated = pipeline.translate(
+        SIBLING_QUESTION, named, gold_sparql=SIBLING_GOLD.replace("m.0p_cy", "m.0zz_nobody")
+    )
+    assert translated.error is None and "m.0zz_nobody" in (translated.sparql or "")
+    with pytest.raises(Exception, match="unknown entity"):
+        pipeline.translate(SIBLING_QUESTION, {"m.0zz_nobody": ""}, gold_sparql=SIBLING_GOLD)
+    with pytest.raises(Exception, match="unknown entity"):
+        pipeline.ask(SIBLING_QUESTION, named, gold_sparql=SIBLING_GOLD)
