@@ -38,6 +38,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")  # transformers is imported lazily, after this
 # EncoderDecoderModel warns on every forward with labels that pre-4.12 checkpoints trained differently.
 warnings.filterwarnings("ignore", message="Version v4.12.0 introduces a better way", category=FutureWarning)
+# peft asks transformers 5 the deprecated name; the warning is theirs to fix and says nothing to a user.
+warnings.filterwarnings("ignore", message="`is_gradient_checkpointing` is deprecated", category=FutureWarning)
 
 Architecture = Literal["seq2seq", "causal"]
 
