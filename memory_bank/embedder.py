@@ -74,11 +74,17 @@ class Embedder:
                     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
                     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as transformers_logging
 
+                    # transformers 5 draws a "Loading weights" bar even when told to be quiet by
+                    # the environment, if it was imported before (the planner imports it first).
+                    transformers_logging.disable_progress_bar()
                     try:
                         model = SentenceTransformer(str(self.model_dir), device=self.device, local_files_only=True)
                     except (OSError, ValueError) as exc:
                         raise MemoryBankError(f"cannot load the embedder from {self.model_dir}: {exc}") from exc
+                    finally:
+                        transformers_logging.enable_progress_bar()
                     getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
                     self._dimension = int(getter() or self._dimension)
                     self._model = model
