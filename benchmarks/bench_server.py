@@ -123,7 +123,7 @@ def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
                     raise SystemExit(f"bench_server: {exc}") from exc
                 print(f"bench_server: no home pipeline ({exc}); using the fallback", file=sys.stderr)
             else:
-                return pipeline, webqsp_questions(args.questions), "Pipeline.from_settings"
+                return pipeline, webqsp_questions(args.questions, pipeline.store), "Pipeline.from_settings"
     sys.path.insert(0, str(ROOT / "tests"))
     from test_server_pipeline import GraphPipeline, graph_store
 
@@ -132,15 +132,26 @@ def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
     return GraphPipeline(store), list(FALLBACK_QUESTIONS), what
 
 
-def webqsp_questions(count: int) -> list[Question]:
+def webqsp_questions(count: int, store: Any = None) -> list[Question]:
+    """The first ``count`` WebQSP test questions whose topic entity the store holds (a question
+    about an entity it lacks is refused as INVALID_ARGUMENT, which is right but not load)."""
     from nl2sparql.config import data_file
+    from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.kg.linker import validate_entity_ids
 
     records = json.loads(data_file("webqsp/WebQSP.test.part-A.json").read_text())["Questions"]
     questions: list[Question] = []
-    for record in records[:count]:
+    for record in records:
         parse = record["Parses"][0]
         entity = {parse["TopicEntityMid"]: parse["TopicEntityName"]} if parse.get("TopicEntityMid") else None
+        if entity and store is not None:
+            try:
+                validate_entity_ids(store, entity)
+            except Nl2SparqlError:
+                continue
         questions.append((record["RawQuestion"], entity))
+        if len(questions) == count:
+            break
     return questions
 
 
