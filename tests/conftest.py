@@ -273,6 +273,32 @@ def fixture_nt(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@dataclass(frozen=True, slots=True)
+class FixtureKG:
+    """An Oxigraph store of the fixture graph (closed, reopen it) and a bank built from it."""
+
+    store: Path
+    bank: Path
+
+
+@pytest.fixture(scope="session")
+def fixture_kg(tmp_path_factory: pytest.TempPathFactory, fixture_nt: Path) -> FixtureKG:
+    """The fixture graph loaded into Oxigraph, and a memory bank built from that store with
+    the bundled MiniLM: a whole small KG for pipeline tests that need no home folder."""
+    from nl2sparql.memory_bank.bank_file import save_bank
+    from nl2sparql.memory_bank.build_store import build_bank_from_store
+    from nl2sparql.memory_bank.embedder import default_embedder
+
+    folder = tmp_path_factory.mktemp("fixture-kg")
+    store = OxigraphStore(folder / "store")
+    try:
+        store.load(fixture_nt, progress=False)
+        bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="fixture")
+    finally:
+        store.close()
+    return FixtureKG(folder / "store", save_bank(bank, folder / "fixture.nl2sq"))
+
+
 # -- Virtuoso ------------------------------------------------------------------------------
 
 
@@ -294,9 +320,7 @@ class VirtuosoEndpoint:
 
     def http_log(self) -> list[str]:
         """Lines of the server's HTTP access log (one per request, with status and user agent)."""
-        return [
-            line for path in sorted(self.folder.glob("http*.log")) for line in path.read_text().splitlines()
-        ]
+        return [line for path in sorted(self.folder.glob("http*.log")) for line in path.read_text().splitlines()]
 
     def isql(self, sql: str) -> str:
         """Run SQL (and ``SPARQL ...`` statements) as dba; setup only."""

@@ -31,13 +31,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FixtureKG
 
 import nl2sparql.cli as cli
 from nl2sparql.evaluation.runner import translated_sparql
-from nl2sparql.kg.oxigraph_store import OxigraphStore
-from nl2sparql.memory_bank.bank_file import save_bank
-from nl2sparql.memory_bank.build_store import build_bank_from_store
-from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.results import Answer, AskResult, Attempt
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -148,18 +145,13 @@ def webqsp_record(question: Question) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory, fixture_nt: Path) -> dict[str, Path]:
+def files(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> dict[str, Path]:
     """The store, the bank built from it and the dataset file."""
     folder = tmp_path_factory.mktemp("eval")
-    store = OxigraphStore(folder / "store")
-    store.load(fixture_nt, progress=False)
-    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="fixture")
-    store.close()
-    bank_path = save_bank(bank, folder / "fixture.nl2sq")
     dataset = folder / "fixture-webqsp.json"
     records = [webqsp_record(q) for q in QUESTIONS]
     dataset.write_text(json.dumps({"Version": "1.0", "FreebaseVersion": "fixture", "Questions": records}, indent=1))
-    return {"folder": folder, "store": folder / "store", "bank": bank_path, "dataset": dataset}
+    return {"folder": folder, "store": fixture_kg.store, "bank": fixture_kg.bank, "dataset": dataset}
 
 
 def _argv(files: dict[str, Path], out: Path, *extra: str) -> list[str]:

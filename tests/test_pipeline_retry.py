@@ -10,15 +10,14 @@ the fixture graph of ``conftest.py``, the bank is built from it with the bundled
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FixtureKG
 
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.oxigraph_store import OxigraphStore
-from nl2sparql.memory_bank.build_store import build_bank_from_store
-from nl2sparql.memory_bank.embedder import default_embedder
+from nl2sparql.memory_bank.bank_file import load_bank
 from nl2sparql.pipeline import Pipeline
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.settings import Settings
@@ -48,11 +47,9 @@ class TwoPlans(Planner):
 
 
 @pytest.fixture(scope="module")
-def parts(tmp_path_factory: pytest.TempPathFactory, fixture_nt: Path) -> Iterator[tuple[Any, Any]]:
-    store = OxigraphStore(tmp_path_factory.mktemp("retry") / "store")
-    store.load(fixture_nt, progress=False)
-    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="fixture")
-    yield store, bank
+def parts(fixture_kg: FixtureKG) -> Iterator[tuple[Any, Any]]:
+    store = OxigraphStore(fixture_kg.store)
+    yield store, load_bank(fixture_kg.bank)
     store.close()
 
 

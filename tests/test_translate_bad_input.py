@@ -21,13 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FixtureKG
 
 import nl2sparql.cli as cli
 from nl2sparql.batch import BatchReport, translate_file
-from nl2sparql.kg.oxigraph_store import OxigraphStore
-from nl2sparql.memory_bank.bank_file import save_bank
-from nl2sparql.memory_bank.build_store import build_bank_from_store
-from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.pipeline import Pipeline
 
 UNREACHABLE = "http://127.0.0.1:9/sparql"  # the discard port: nothing listens there
@@ -113,16 +110,11 @@ def _check(records: list[dict[str, Any]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory, fixture_nt: Path) -> dict[str, Path]:
+def files(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("translate")
-    store = OxigraphStore(folder / "store")
-    store.load(fixture_nt, progress=False)
-    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="fixture")
-    store.close()
-    bank_path = save_bank(bank, folder / "fixture.nl2sq")
     mixed = _write(folder / "mixed.jsonl", [line for line, _, _ in LINES])
     good = _write(folder / "good.jsonl", [line for line, _, words in LINES if words is None])
-    return {"folder": folder, "store": folder / "store", "bank": bank_path, "mixed": mixed, "good": good}
+    return {"folder": folder, "store": fixture_kg.store, "bank": fixture_kg.bank, "mixed": mixed, "good": good}
 
 
 @pytest.fixture(scope="module")
