@@ -14,8 +14,6 @@ dataset's answers instead, for a store that is the full KG the dataset was built
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -30,6 +28,7 @@ from nl2sparql.evaluation.metrics import edge_hit_rate, f1, hits_at_1
 from nl2sparql.evaluation.plan_metrics import step_f1
 from nl2sparql.evaluation.query_graph import count_hops, graph_edit_distance_bound, query_graph
 from nl2sparql.evaluation.reconstruction_report import _answer_set, predicates
+from nl2sparql.kg.atomic import write_atomic
 from nl2sparql.kg.store import NS as FREEBASE_NS
 
 
@@ -241,13 +240,6 @@ def summarise(rows: Sequence[Scored]) -> dict[str, Any]:
     return summary
 
 
-def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
-
-
 def markdown(summary: dict[str, Any], title: str) -> str:
     def fmt(value: Any) -> str:
         return "n/a" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))
@@ -278,8 +270,9 @@ def write_report(rows: Sequence[Scored], summary: dict[str, Any], out: Path, tit
     from nl2sparql.evaluation.plots import plot_latency_histogram, plot_scores_by_category, plot_scores_by_hops
 
     out.mkdir(parents=True, exist_ok=True)
-    _write(out / "report.json", json.dumps({"summary": summary, "questions": [asdict(r) for r in rows]}, indent=1))
-    _write(out / "report.md", markdown(summary, title))
+    report = {"summary": summary, "questions": [asdict(r) for r in rows]}
+    write_atomic(out / "report.json", json.dumps(report, indent=1))
+    write_atomic(out / "report.md", markdown(summary, title))
     written = [out / "report.json", out / "report.md"]
     for name, grouped in groupings(rows).items():
         if grouped["by_category"]:

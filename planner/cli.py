@@ -314,6 +314,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from nl2sparql.evaluation.planner_eval import markdown, score_plans, split_examples
+    from nl2sparql.kg.atomic import write_atomic
     from nl2sparql.planner.backends import open_planner
 
     if args.limit_questions is not None and args.limit_questions < 1:
@@ -328,8 +329,8 @@ def _eval(args: argparse.Namespace) -> int:
     title = f"planner {args.planner} on {args.split}"
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        (args.out / "report.md").write_text(markdown(report, title), encoding="utf-8")
+        write_atomic(args.out / "report.json", json.dumps(report, indent=1) + "\n")
+        write_atomic(args.out / "report.md", markdown(report, title))
     print(json.dumps(report, indent=1) if args.json else markdown(report, title))
     return 0
 
