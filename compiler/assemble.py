@@ -30,7 +30,7 @@ from nl2sparql.compiler.dialects import FREEBASE
 from nl2sparql.compiler.errors import SparqlSyntaxError
 from nl2sparql.compiler.parser import parse_expression, parse_pattern
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.grammar.plan_refs import find_readings, find_text
+from nl2sparql.grammar.plan_refs import find_readings, find_text, split_find
 from nl2sparql.planner.plan import Find, MakeSure, Mention, Plan, Ref, step_lines
 from nl2sparql.planner.plan import Literal as PlanLiteral
 from nl2sparql.planner.plan import Var as PlanVar
@@ -56,6 +56,13 @@ _VARIABLE = re.compile(r"\?([A-Za-z_][A-Za-z0-9_]*)")
 #: a Freebase id written as it is: ``m.0abc``, ``g.11b6_n6p_h``, a type ``tv.tv_character``
 _FREEBASE_ID = re.compile(r"^(?:ns:)?([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)$")
 _PLACEHOLDER = "\x00"
+#: How alike (rapidfuzz ratio, 0-100) a misspelt mention must be to an entity's name to stand
+#: for it. Measured on WebQSP part A with the default planner: its misspellings ("george
+#: clemenceau", "denise vanenen", "sex and city") score 80-97; other words of a step seldom
+#: pass 70 against a name of the question.
+FUZZY_CUTOFF = 80
+_WORD = re.compile(r"\S+")
+_NOT_IN_NAME = re.compile(r'[?{}"]')
 
 Term = Var | IRI | Literal
 
@@ -146,6 +153,41 @@ class Entities:
             return IRI(FREEBASE + raw.group(1))
         return None
 
+    def closest(self, text: str) -> tuple[int, int, IRI] | None:
+        """The run of whole words in ``text`` most like one entity's name, for a name the planner
+        misspelt or cut short (``george clemenceau``, ``the location galapagos``), or ``None``
+        when no run is close (:data:`FUZZY_CUTOFF`). Only for what matched nothing exactly.
+
+        >>> Entities({"m.0hff8": "Georges Clémenceau"}).closest("the person george clemenceau")
+        (11, 28, IRI(value='http://rdf.freebase.com/ns/m.0hff8'))
+        """
+        from rapidfuzz.fuzz import ratio
+
+        words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        best: tuple[float, int, int, int, IRI] | None = None
+        for iri, name in self.names.items():
+            key = normalise_name(name)
+            if not key:
+                continue
+            longest = len(key.split()) + 2
+            for i, (begin, _) in enumerate(words):
+                for j in range(i, min(len(words), i + longest)):
+                    end = words[j][1]
+                    while end > begin and text[end - 1] in ".,;:":
+                        end -= 1
+                    window = normalise_name(text[begin:end])
+                    if not window or _NOT_IN_NAME.search(text[begin:end]) or _loose_ends(window, key):
+                        continue
+                    if window == key and text[begin:end] != name.strip():
+                        continue  # "the country of": a word of the step, not the entity Country
+                    score = ratio(window, key)
+                    if score < FUZZY_CUTOFF and key.startswith(window + " ") and 2 * len(window) >= len(key):
+                        score = FUZZY_CUTOFF  # the name's first words: a long name cut short
+                    candidate = (score, end - begin, begin, end, IRI(iri))
+                    if score >= FUZZY_CUTOFF and (best is None or candidate[:2] > best[:2]):
+                        best = candidate
+        return None if best is None else (best[2], best[3], best[4])
+
     def match_tail(self, text: str) -> tuple[IRI, int] | None:
         """The entity whose name ends ``text`` (``the person Justin Bieber``) and where it starts."""
         starts = [0] + [m.end() for m in re.finditer(r"\s+", text)]
@@ -182,6 +224,19 @@ class Entities:
                 if all(end <= b or begin >= e for b, e, _ in found):
                     found.append((begin, end, IRI(iri)))
         return sorted(found, key=lambda span: span[0])
+
+
+#: words that join a step's words and seldom begin or end a name
+_JOINING_WORDS = frozenset(["a", "an", "and", "at", "by", "for", "in", "is", "of", "on", "that", "the", "to", "with"])
+
+
+def _loose_ends(window: str, name: str) -> bool:
+    """Whether ``window`` begins or ends with a joining word that ``name`` does not
+    (``galapagos is`` is no spelling of ``galapagos islands``)."""
+    words, name_words = window.split(), name.split()
+    return (words[0] in _JOINING_WORDS and words[0] != name_words[0]) or (
+        words[-1] in _JOINING_WORDS and words[-1] != name_words[-1]
+    )
 
 
 def _fold(text: str) -> str:
@@ -331,13 +386,14 @@ def _resolve_value(ref: Ref, table: Entities) -> Term | Label:
     return iri if iri is not None else Label(ref.text)
 
 
-def _resolve_find(index: int, step: Find, table: Entities, line: int | None) -> ResolvedFind:
+def _resolve_find(index: int, step: Find, table: Entities, line: int | None, snap: bool = True) -> ResolvedFind:
     """Inputs of a ``Find``: variables and literals as written, mentions matched to entities.
 
     Tried in order: the parser's reading of ``<description> of <refs>`` and its
     alternatives (:func:`find_readings`); a mention that is no name as a whole but holds
-    names (``the person Justin Bieber``); and last entity names inside the description
-    (``the championships won by the sports team Dallas Cowboys``).
+    names (``the person Justin Bieber``); entity names inside the description (``the
+    championships won by the sports team Dallas Cowboys``); and last, once, the step with
+    a misspelt name written as the entity's (:meth:`Entities.closest`).
     """
     unmatched: str | None = None
     for description, refs in find_readings(step):
@@ -374,7 +430,26 @@ def _resolve_find(index: int, step: Find, table: Entities, line: int | None) -> 
         if not spans or (unmatched is not None and not any(isinstance(s[2], IRI) for s in spans)):
             break  # nothing to start from, or the mention the parser saw named no entity
         return _resolved(index, step, text, spans)
+    snapped = _snapped(step, table) if snap else None
+    if snapped is not None:
+        try:
+            return _resolve_find(index, snapped, table, line, snap=False)
+        except EntityMatchError:
+            pass
     raise EntityMatchError(unmatched or find_text(step), table.known(), line)
+
+
+def _snapped(step: Find, table: Entities) -> Find | None:
+    """``step`` with the words most like an entity's name replaced by that name, if any are."""
+    text = find_text(step)
+    found = table.closest(text)
+    if found is None:
+        return None
+    begin, end, iri = found
+    if _NOT_IN_NAME.search(table.names[iri.value]):
+        return None
+    description, refs = split_find(text[:begin] + table.names[iri.value] + text[end:])
+    return Find(description, refs, step.target)
 
 
 def _inner_spans(mention: str, table: Entities) -> list[tuple[int, int, IRI]]:

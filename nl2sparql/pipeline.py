@@ -218,31 +218,41 @@ class Pipeline:
 
         began = time.perf_counter()
         _check_deadline(deadline, "recall")
+        alternatives = tuple(getattr(planned, "alternatives", ()))
+        compiled: Any = None
+        failure: str | None = None
         try:
             resolved = self.compiler.resolve(planned.plan, linked)
             recalls = self.compiler.recall(resolved)
         except Nl2SparqlError as exc:
-            yield event("recalled", began, error=f"recall failed: {exc}")
+            failure = f"recall failed: {exc}"
+        if failure is None:
+            yield event("recalled", began, recalled=_recalled(resolved, recalls))
+        elif not alternatives or not self.settings.plan_retries:
+            yield event("recalled", began, error=failure)
             yield event("result", time.perf_counter())
             return
-        recalled = _recalled(resolved, recalls)
-        yield event("recalled", began, recalled=recalled)
+        else:
+            yield event("recalled", began)  # the planner's other plans are tried next
 
         began = time.perf_counter()
         left = _check_deadline(deadline, "compile")
         store = self.store if execute else None
         timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
-        try:
-            compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
-        except Nl2SparqlError as exc:
-            yield event("compiled", began, error=f"compilation failed: {exc}")
-            yield event("result", time.perf_counter())
-            return
-        tried = [(planned.plan, compiled)]
-        if execute and not compiled.answers:
-            retried = self._retry_plans(getattr(planned, "alternatives", ()), linked, store, deadline)
+        if failure is None:
+            try:
+                compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
+            except Nl2SparqlError as exc:
+                failure = f"compilation failed: {exc}"
+        tried = [(planned.plan, compiled)] if compiled is not None else []
+        compiles = compiled is not None and compiled.reconstruction.query is not None
+        if not compiles or (execute and not compiled.answers):
+            # KELGoP's retry: the planner's other plans, for one that compiles (and answers)
+            retried = self._retry_plans(alternatives, linked, store, deadline, answers=execute)
             tried += retried
-            adopted = next(((p, c) for p, c in retried if c.answers), None)
+            adopted = next(((p, c) for p, c in retried if c.answers), None) if execute else None
+            if adopted is None and not compiles:
+                adopted = next(((p, c) for p, c in retried if c.reconstruction.query is not None), None)
             if adopted is not None:
                 from nl2sparql.grammar.plan_format import format_plan
 
@@ -253,6 +263,10 @@ class Pipeline:
                     plan=tuple(line for line in format_plan(plan).splitlines() if line.strip()),
                     recalled=_recalled(compiled.resolved, compiled.recalls),
                 )
+            elif compiled is None:
+                yield event("compiled", began, error=failure)
+                yield event("result", time.perf_counter())
+                return
         reconstruction = compiled.reconstruction
         attempts = tuple(
             Attempt(sparql=a.sparql or "", error=a.error, answers=a.answers, plan_type=plan.type)
@@ -296,9 +310,10 @@ class Pipeline:
     # -- helpers -----------------------------------------------------------------------
 
     def _retry_plans(
-        self, alternatives: Any, linked: Mapping[str, str], store: Any, deadline: float | None
+        self, alternatives: Any, linked: Mapping[str, str], store: Any, deadline: float | None, answers: bool
     ) -> list[tuple[Any, Any]]:
-        """The planner's other plans compiled and run, in order, until one answers (KELGoP's retry).
+        """The planner's other plans compiled (and run), in order, until one compiles to a query,
+        or, with ``answers``, until one answers (KELGoP's retry).
 
         At most ``settings.plan_retries`` plans; a plan that does not resolve or compile is
         skipped; the deadline stops the retries, not the question (its first plan stands).
@@ -316,7 +331,7 @@ class Pipeline:
             except Nl2SparqlError:
                 continue
             tried.append((plan, compiled))
-            if compiled.answers:
+            if compiled.answers if answers else compiled.reconstruction.query is not None:
                 break
         return tried
 

@@ -84,6 +84,7 @@ _SPACING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?<=\d)\s*-\s*(?=\d)", "-"),
         (r"(?<![^\s])-\s+(?=\d)", "-"),
         (r"(?<=\d)\.\s+(?=\d)", "."),
+        (r"\b([mg])\s*\.\s+(?=[0-9][0-9a-z_]*\b)", r"\1."),
         (r"(?<=\d)\s+\.(?=\d)", "."),
         (r"\{\s+", "{"),
         (r"\s+\}", "}"),
@@ -122,6 +123,17 @@ def _folded(text: str) -> tuple[str, list[int]]:
     return "".join(chars), index
 
 
+def _type_word(line: str, begin: int, end: int) -> bool:
+    """Whether ``line[begin:end]`` sits where plans put a type, not a name: after a bare "the"
+    and before another word (``the marriage with spouse ?x``, ``the city London``). In the
+    training plans no entity name stands there and 79 lower-case type words do."""
+    return bool(_THE_BEFORE.search(line[:begin])) and bool(_WORD_AFTER.match(line[end:]))
+
+
+_THE_BEFORE = re.compile(r"(?:^|\W)the $", re.IGNORECASE)
+_WORD_AFTER = re.compile(r"\s+\w")
+
+
 def restore_names(line: str, names: Sequence[str]) -> str:
     """``line`` with every spelling of one of ``names`` that differs only in case, accents or
     blanks replaced by the name itself (longest names first, whole words only).
@@ -140,7 +152,7 @@ def restore_names(line: str, names: Sequence[str]) -> str:
             begin, end = index[start], index[start + len(key) - 1] + 1
             whole_word = (begin == 0 or not line[begin - 1].isalnum()) and (end == len(line) or not line[end].isalnum())
             free = all(end <= b or begin >= e for b, e, _ in spans)
-            if whole_word and free:
+            if whole_word and free and not _type_word(line, begin, end):
                 spans.append((begin, end, name))
             start = folded_line.find(key, start + 1)
     for begin, end, name in sorted(spans, reverse=True):

@@ -1,4 +1,5 @@
-"""KELGoP's retry: when a plan's query answers nothing, the pipeline tries the planner's other plans.
+"""KELGoP's retry: when a plan's query answers nothing, or it compiles to no query at all, the
+pipeline tries the planner's other plans.
 
 A planner here writes a first plan that cannot answer on the fixture graph (Cy Quill's
 sibling must be Gus Orr, who is not) and offers a second that can; the pipeline must
@@ -53,9 +54,25 @@ def parts(fixture_kg: FixtureKG) -> Iterator[tuple[Any, Any]]:
     store.close()
 
 
-def pipeline(parts: tuple[Any, Any], retries: int) -> Pipeline:
+UNRESOLVABLE = parse_plan(
+    "Type: simple\n"
+    "Find the sibling of the person Selena Gomez, assign it to ?x.\n"
+    "The answer is ?x.\n"
+)
+
+
+class BrokenFirst(Planner):
+    """A first plan naming nobody of the question, the answerable one as its alternative."""
+
+    name = "broken-first"
+
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+        return [("", UNRESOLVABLE, 1, (ANSWERABLE,)) for _ in requests]
+
+
+def pipeline(parts: tuple[Any, Any], retries: int, planner: Planner | None = None) -> Pipeline:
     store, bank = parts
-    return Pipeline(bank=bank, planner=TwoPlans(), store=store, settings=Settings(plan_retries=retries))
+    return Pipeline(bank=bank, planner=planner or TwoPlans(), store=store, settings=Settings(plan_retries=retries))
 
 
 def test_a_plan_that_answers_nothing_makes_way_for_the_next(parts: tuple[Any, Any]) -> None:
@@ -79,3 +96,19 @@ def test_plan_retries_is_a_setting() -> None:
     assert Settings().plan_retries == 2
     with pytest.raises(Exception, match="plan_retries must be zero or positive"):
         Settings(plan_retries=-1)
+
+
+@pytest.mark.parametrize("execute", [True, False])
+def test_a_plan_that_does_not_compile_makes_way_for_the_next(parts: tuple[Any, Any], execute: bool) -> None:
+    result = pipeline(parts, retries=2, planner=BrokenFirst()).ask(
+        "who is cy quill's sibling?", ENTITIES, execute=execute
+    )
+    assert result.error is None and result.type == "simple" and result.sparql and "m.0p_cy" in result.sparql
+    assert result.plan[1] == "Find the sibling of the person Cy Quill, assign it to ?x."
+    assert result.recalled and result.recalled[0].step.startswith("Find the sibling of the person Cy Quill")
+    assert [a.name for a in result.answers] == (["Dee Quill"] if execute else [])
+
+
+def test_without_retries_a_plan_that_does_not_compile_is_the_error(parts: tuple[Any, Any]) -> None:
+    result = pipeline(parts, retries=0, planner=BrokenFirst()).translate("who is cy quill's sibling?", ENTITIES)
+    assert result.sparql is None and "'the person Selena Gomez' matches none" in (result.error or "")

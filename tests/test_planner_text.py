@@ -105,6 +105,21 @@ def test_case_and_accents_come_back_only_for_whole_known_names() -> None:
     assert restore_names("of spider - man", ["Spider-Man"]) == "of Spider-Man"
 
 
+def test_type_words_and_raw_ids_come_back_as_the_plan_wrote_them(minilm_tokenizer) -> None:  # type: ignore[no-untyped-def]
+    # The entity Marriage is named once as a value and once, lower case, as the type of a
+    # relationship; a raw id comes back from WordPiece as "m. 01mp".
+    plan = parse_plan(
+        "Type: composition\n"
+        "Find the spouse of the person Michael J. Fox, assign it to ?x.\n"
+        "Find the type of union of the marriage with spouse ?x and spouse Michael J. Fox, assign it to ?v1.\n"
+        "Make sure ?v1 is Marriage.\n"
+        "Find the notable types of ?x, assign it to ?v2.\n"
+        "Make sure ?v2 is m.01mp.\n"
+        "The answer is ?x.\n"
+    )
+    assert _roundtrip(minilm_tokenizer, plan, ["Michael J. Fox", "Marriage"]) == plan
+
+
 def test_plain_codec_keeps_lines_and_flat_refuses_the_separator() -> None:
     text = "Type: composition\nFind the children of X, assign it to ?x.\nThe answer is ?x.\n"
     assert encode_target(text, "plain") == text.strip()

@@ -84,13 +84,60 @@ def test_entity_names_inside_a_description_and_variables_in_order() -> None:
 
 
 def test_a_mention_that_matches_no_entity_lists_the_known_ones() -> None:
-    plan = parse_plan("Type: simple\nFind the sibling of Justin Beiber, assign it to ?x.\nThe answer is ?x.\n")
+    plan = parse_plan("Type: simple\nFind the sibling of Selena Gomez, assign it to ?x.\nThe answer is ?x.\n")
     with pytest.raises(EntityMatchError) as caught:
         resolve_plan(plan, ENTITIES, lines=[2, 3])
     message = str(caught.value)
-    assert message.startswith("line 2: 'Justin Beiber' matches none of the question's entities")
+    assert message.startswith("line 2: 'Selena Gomez' matches none of the question's entities")
     assert "Justin Bieber (m.06w2sn5)" in message and "Male (m.05zppz)" in message
     assert caught.value.known == tuple(Entities(ENTITIES).known())
+
+
+@pytest.mark.parametrize(
+    ("sentence", "entities", "recall"),
+    [
+        ("Find the sibling of Justin Beiber, assign it to ?x.", ENTITIES, "?e2 is the sibling of ?e1"),
+        (
+            "Find the profession of the person george clemenceau, assign it to ?x.",
+            {"m.0hff8": "Georges Clémenceau"},
+            "?e2 is the profession of the person ?e1",
+        ),
+        (
+            "Find the location that the location galapagos is contained by, assign it to ?x.",
+            {"m.016zjj": "Galápagos Islands"},
+            "?e2 is the location that the location ?e1 is contained by",
+        ),
+        (
+            "Find the actor of the performance of the film sex and city, assign it to ?x.",
+            {"m.0l76z": "Sex and the City", "m.0c7lfjk": "Jack Berger"},
+            "?e2 is the actor of the performance of the film ?e1",
+        ),
+    ],
+)
+def test_a_misspelt_or_shortened_name_is_read_as_the_entity_it_is_closest_to(
+    sentence: str, entities: dict[str, str], recall: str
+) -> None:
+    find = _find(sentence, entities)
+    assert len(find.inputs) == 1 and find.inputs[0].value.removeprefix(NS) in entities
+    assert find.inputs[0] == IRI(NS + next(iter(entities)))
+    assert find.recall_sentence == recall
+
+
+@pytest.mark.parametrize(
+    ("text", "entities"),
+    [
+        ("the country of the person", {"m.01mp": "Country"}),  # a word of the step, not the entity
+        ("the person myanmar cat", {"m.01mvkt": "Burmese cat"}),  # another name altogether
+    ],
+)
+def test_closest_leaves_words_that_are_not_a_spelling_of_a_name(text: str, entities: dict[str, str]) -> None:
+    assert Entities(entities).closest(text) is None
+
+
+def test_closest_takes_the_name_without_the_joining_words_around_it() -> None:
+    text = "the location that the location galapagos is contained by"
+    begin, end, iri = Entities({"m.016zjj": "Galápagos Islands"}).closest(text)
+    assert text[begin:end] == "galapagos" and iri == IRI(NS + "m.016zjj")
 
 
 def test_a_find_with_nothing_to_start_from_is_an_entity_error() -> None:

@@ -213,6 +213,9 @@ class _Lowering:
             if isinstance(value, Label) or (isinstance(step.value, PlanLiteral) and step.value.kind == "string"):
                 text = value.text if isinstance(value, Label) else step.value.value  # type: ignore[union-attr]
                 found = _constant(text, candidates, literal=not isinstance(value, Label))
+                near = self.resolved.entities.closest(text) if found is None and isinstance(value, Label) else None
+                if near is not None:
+                    found = (near[2], False)  # a misspelt name of the question's entities
                 if found is None and isinstance(value, Label):
                     known = "; ".join(self.resolved.entities.known()) or "none"
                     raise LoweringError(
