@@ -4,7 +4,8 @@
     python benchmarks/bench_planner.py --model DIR           # decode with a trained planner
     python benchmarks/bench_planner.py --only decode --questions 50
 
-Decoding runs on real questions (WebQSP test part A with their topic entities). An
+Decoding runs on real questions (WebQSP test part A with their topic entities), with the
+exemplars a planner trained on them reads (their retrieval counted in the batch-1 times). An
 untrained model writes noise of arbitrary length, so without ``--model`` every output is
 forced to ``--tokens`` new tokens (the length of a typical plan), which makes the figures
 the cost of writing one plan of that length. Training steps run at batch 16 on the same
@@ -28,8 +29,10 @@ from pathlib import Path
 import torch
 
 from nl2sparql.config import data_file
+from nl2sparql.planner.backends.local import exemplars_for
 from nl2sparql.planner.backends.openai_chat import EXAMPLES
-from nl2sparql.planner.input_format import format_input
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
+from nl2sparql.planner.input_format import format_input, with_examples
 from nl2sparql.planner.model import DEFAULT_BASE, LoraSettings, PlannerModel, add_lora, build_base, parse_base
 from nl2sparql.planner.pairs import read_pairs
 
@@ -57,16 +60,34 @@ def untrained() -> PlannerModel:
 Items = list[tuple[str, dict[str, str]]]
 
 
-def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool) -> None:
+def planner_inputs(items: Items, memory: ExemplarMemory | None, k: int) -> list[str]:
+    """The planner's inputs for ``items``, with their exemplars when the model reads them."""
     inputs = [format_input(q, e) for q, e in items]
+    if memory is None or not k:
+        return inputs
+    found = memory.nearest([q for q, _ in items], [tuple(e.values()) for _, e in items], k)
+    return [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
+
+
+def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool, memory: ExemplarMemory | None) -> None:
+    k = exemplar_count(model.meta)
+    inputs = planner_inputs(items, memory, k)
     names = [tuple(e.values()) for _, e in items]
     fixed = {"max_new_tokens": tokens, "min_new_tokens": tokens if forced else 0}
     model.generate(inputs[:2], names[:2], **fixed)  # warm-up
+    if memory is not None and k:
+        times = []
+        for item in items:
+            began = time.perf_counter()
+            planner_inputs([item], memory, k)
+            times.append((time.perf_counter() - began) * 1000)
+        median = statistics.median(times)
+        print(f"exemplar retrieval ({k} of {len(memory.ids)}): p50 {median:7.1f} ms (counted in batch-1 times)")
     for beams in (1, 4):
         times = []
-        for text, name in zip(inputs, names, strict=True):
+        for item, name in zip(items, names, strict=True):
             began = time.perf_counter()
-            model.generate([text], [name], num_beams=beams, **fixed)
+            model.generate(planner_inputs([item], memory, k), [name], num_beams=beams, **fixed)
             times.append((time.perf_counter() - began) * 1000)
         label = "greedy" if beams == 1 else f"beam {beams}"
         print(
@@ -145,7 +166,8 @@ def main() -> None:
     items = questions(max(args.questions, 16))
     if args.only in (None, "decode"):
         model = PlannerModel.load(args.model) if args.model else untrained()
-        bench_decode(model, items[: args.questions], args.tokens, forced=args.model is None)
+        memory = exemplars_for(args.model, model.meta) if args.model else None
+        bench_decode(model, items[: args.questions], args.tokens, forced=args.model is None, memory=memory)
     if args.only in (None, "train"):
         bench_train_step(items, args.steps, args.pairs, args.epochs, args.data)
 

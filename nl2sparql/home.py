@@ -2,7 +2,7 @@
 
 The default is a small but real Freebase: the FB15k-237 triples with their CVT nodes
 restored, in an on-disk Oxigraph store; a memory bank decomposed from the WebQSP train
-gold queries; and the planner. Each step writes into a temporary name and renames it
+gold queries; the exemplar memory of the planner; and the planner. Each step writes into a temporary name and renames it
 into place, and a step whose output exists is skipped (``--force`` rebuilds), so an
 interrupted setup resumes where it stopped and never leaves a half-built default.
 
@@ -11,6 +11,8 @@ Layout of ``<home>``::
     fb15k237.nt.gz   the CVT-expanded graph (input of the store)
     store/           the Oxigraph store (and its label index cache)
     bank.nl2sq       the memory bank
+    exemplars/       the plans of the training questions, which the default planner reads
+                     beside each question (planner/exemplars.py)
     planner/         a planner trained here (optional: without it, the one shipped
                      with the package in nl2sparql/planner/default is the default)
 """
@@ -79,6 +81,22 @@ def build_bank(home: Path, force: bool, progress: bool, report: dict[str, Any]) 
     return bank_path
 
 
+def build_exemplars(home: Path, force: bool, report: dict[str, Any]) -> Path:
+    """The exemplar memory (plans of the training questions) that the default planner reads."""
+    from nl2sparql.planner.data import build_exemplar_memory
+    from nl2sparql.planner.pairs import EXEMPLARS_DIR
+
+    folder = home / EXEMPLARS_DIR
+    if _step("exemplars", folder, force, report):
+        began = time.perf_counter()
+        staging = home / ".exemplars.partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        count = build_exemplar_memory(staging)
+        staging.rename(folder)
+        report["exemplars"] = f"{count:,} plans of training questions in {time.perf_counter() - began:.1f} s"
+    return folder
+
+
 def check_planner(home: Path, report: dict[str, Any]) -> Path | None:
     """Load nothing, but say which default planner ``ask`` will use (and whether there is one)."""
     from nl2sparql.planner.backends.local import SHIPPED_PLANNER, default_planner_dir
@@ -101,5 +119,6 @@ def setup_home(home: str | Path | None = None, force: bool = False, progress: bo
     report: dict[str, Any] = {"home": str(target)}
     build_store(target, force, progress, report)
     build_bank(target, force, progress, report)
+    build_exemplars(target, force, report)
     check_planner(target, report)
     return report

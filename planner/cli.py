@@ -111,6 +111,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument("--store", help="Oxigraph store folder or endpoint URL (default: the home store)")
     data.add_argument("--seed", type=int, default=0, help="seed of the pattern walks (default 0)")
     data.add_argument("--check", type=int, default=0, metavar="N", help="reconstruct N pattern pairs and compare")
+    data.add_argument(
+        "--exemplars", type=int, default=0, metavar="K", help="end each input with the plans of K similar questions"
+    )
     data.add_argument("--quiet", action="store_true", help="no progress lines")
     data.add_argument("--json", action="store_true", help="print the report as JSON")
     data.set_defaults(func=_data)
@@ -134,6 +137,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     train.add_argument("--lora-r", type=int, default=16, help="LoRA rank (default 16)")
     train.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
+    train.add_argument(
+        "--init", type=Path, metavar="PLANNER", help="start from this trained LoRA planner's weights (same base, rank)"
+    )
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
     train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -205,12 +211,16 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError(f"--sources: unknown source(s) {', '.join(unknown)}; known: webqsp, cwq, none")
     if args.patterns < 0 or args.check < 0:
         raise PlannerDataError("--patterns and --check take a number of pairs, 0 or more")
+    if args.exemplars < 0:
+        raise PlannerDataError("--exemplars takes a number of exemplars, 0 or more")
+    if args.exemplars and args.patterns:
+        raise PlannerDataError("--exemplars applies to the gold pairs only; build pattern pairs in another run")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
     store = open_store_folder(args.store) if args.patterns else None
     say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
     try:
-        gold = build_training_data(args.out, sources)
+        gold = build_training_data(args.out, sources, args.exemplars)
         patterns = write_pattern_data(args.out, store, args.patterns, args.seed, args.check, say) if store else None
     finally:
         if store is not None:
@@ -224,6 +234,8 @@ def _data(args: argparse.Namespace) -> int:
     print(f"wrote {args.out / TRAIN_FILE} ({train} pairs) and {args.out / DEV_FILE} ({gold.dev} pairs)")
     for source, counts in gold.by_source.items():
         print(f"gold {source}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if gold.exemplars:
+        print(f"exemplar memory: {gold.exemplars} plans in {args.out / 'exemplars'}")
     if gold.skipped:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
     for line in patterns.lines() if patterns else ():
@@ -251,6 +263,7 @@ def _train(args: argparse.Namespace) -> int:
         precision=args.precision,
         lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r),
         evaluate=not args.no_eval,
+        init=str(args.init.expanduser()) if args.init else None,
     )
     result = train(config, resume=args.resume, progress=not args.quiet)
     if args.json:

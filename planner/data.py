@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE, PlanPair, make_pair, write_pairs
+from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE, PlanPair, make_pair, write_pairs
 from nl2sparql.planner.target_text import STEP_SEPARATOR
 
 _NUMBER = re.compile(r"(\d+)")
@@ -44,11 +44,18 @@ def is_cwq_dev(example: Any) -> bool:
 class DataReport:
     train: int = 0
     dev: int = 0
+    exemplars: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
     by_source: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"train": self.train, "dev": self.dev, "by_source": self.by_source, "skipped": dict(self.skipped)}
+        return {
+            "train": self.train,
+            "dev": self.dev,
+            "exemplars": self.exemplars,
+            "by_source": self.by_source,
+            "skipped": dict(self.skipped),
+        }
 
 
 def synthesised_pairs(
@@ -85,14 +92,34 @@ def synthesised_pairs(
     return train, dev
 
 
-def build_training_data(out: str | Path, sources: Iterable[str] = ("webqsp", "cwq")) -> DataReport:
-    """Write ``train.jsonl`` and ``dev.jsonl`` of synthesised gold plans into ``out``."""
+def build_training_data(
+    out: str | Path, sources: Iterable[str] = ("webqsp", "cwq"), exemplars: int = 0
+) -> DataReport:
+    """Write ``train.jsonl`` and ``dev.jsonl`` of synthesised gold plans into ``out``; with
+    ``exemplars`` k, each input ends with the plans of its k nearest training questions, and
+    the memory they come from is saved in ``out/exemplars`` (``planner/exemplars.py``)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    train, dev, report = gold_pairs(sources)
+    if exemplars:
+        from nl2sparql.planner.exemplars import ExemplarMemory, memory_pairs, with_exemplars
+
+        memory = ExemplarMemory.build(memory_pairs(train))
+        train = with_exemplars(train, memory, exemplars, own=True)
+        dev = with_exemplars(dev, memory, exemplars, own=False)
+        memory.save(out / EXEMPLARS_DIR)
+        report.exemplars = len(memory.ids)
+    report.train = write_pairs(out / TRAIN_FILE, train)
+    report.dev = write_pairs(out / DEV_FILE, dev)
+    return report
+
+
+def gold_pairs(sources: Iterable[str] = ("webqsp", "cwq")) -> tuple[list[PlanPair], list[PlanPair], DataReport]:
+    """(train, dev) pairs synthesised from the gold queries of WebQSP train and CWQ part A."""
     from nl2sparql.config import data_file
     from nl2sparql.kg.datasets import load_dataset
     from nl2sparql.planner.synthesise import PlanSynthesiser
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     report = DataReport()
     synthesiser = PlanSynthesiser()
     train: list[PlanPair] = []
@@ -108,6 +135,18 @@ def build_training_data(out: str | Path, sources: Iterable[str] = ("webqsp", "cw
         t, d = synthesised_pairs(examples, is_cwq_dev, "cwq-part-A", report, synthesiser)
         train += t
         dev += d
-    report.train = write_pairs(out / TRAIN_FILE, train)
-    report.dev = write_pairs(out / DEV_FILE, dev)
-    return report
+    return train, dev, report
+
+
+def build_exemplar_memory(folder: str | Path) -> int:
+    """Build the exemplar memory of the gold training pairs into ``folder`` (what ``nl2sparql
+    setup`` does for a default planner that reads exemplars); the number of exemplars."""
+    from nl2sparql.config import data_dir
+    from nl2sparql.planner.exemplars import ExemplarMemory, memory_pairs
+
+    data = data_dir()
+    sources = ["webqsp"] + (["cwq"] if data is not None and (data / "cwq" / "cwq.test.part-A.json").is_file() else [])
+    train, _, _ = gold_pairs(sources)
+    memory = ExemplarMemory.build(memory_pairs(train))
+    memory.save(folder)
+    return len(memory.ids)

@@ -2,24 +2,29 @@
 
 Format (version :data:`INPUT_FORMAT_VERSION`)::
 
-    question: <question> entities: <name 1> | <name 2>
+    question: <question> entities: <name 1> | <name 2>[ examples: <plan> // <plan>]
 
 The question is kept as given (whitespace runs collapse to one blank); the entity names
 follow in the order of the mapping, without their ids (the plan refers to entities by
 name, and ids carry no meaning a language model could use). With no entities the text
 ends in ``entities:`` with nothing after it. A trained model records the version in its
-``planner.json``; a model trained on another version is refused at load time.
+``planner.json``; a model trained on another version is refused at load time. A planner
+trained with exemplars (``exemplars`` in its ``planner.json``) reads the plans of similar
+training questions after the entities (:func:`with_examples`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 INPUT_FORMAT_VERSION = 1
 
 _BLANKS = re.compile(r"\s+")
 ENTITY_SEPARATOR = " | "
+EXAMPLES_MARKER = " examples: "
+#: joins exemplar plans after :data:`EXAMPLES_MARKER`; the steps inside one are joined by " ; "
+EXEMPLAR_SEPARATOR = " // "
 
 
 def _clean(text: str) -> str:
@@ -41,6 +46,30 @@ def format_input(question: str, entities: Mapping[str, str] | None = None) -> st
     return f"question: {_clean(question)} entities:{' ' + tail if tail else ''}"
 
 
+def with_examples(text: str, examples: Sequence[str]) -> str:
+    """A :func:`format_input` text followed by exemplar plans (``planner/exemplars.py``).
+
+    >>> with_examples("question: q? entities: A", ["Type: simple ; Find the b of X, assign it to ?x."])
+    'question: q? entities: A examples: Type: simple ; Find the b of X, assign it to ?x.'
+    """
+    if not examples:
+        return text
+    return text + EXAMPLES_MARKER + EXEMPLAR_SEPARATOR.join(_clean(e) for e in examples)
+
+
+def examples_in_input(text: str) -> int:
+    """How many exemplars a :func:`with_examples` text holds."""
+    _, marker, tail = text.partition(EXAMPLES_MARKER)
+    return len(tail.split(EXEMPLAR_SEPARATOR)) if marker and tail.strip() else 0
+
+
+def question_from_input(text: str) -> str:
+    """The question of a :func:`format_input` text."""
+    body = text.removeprefix("question: ")
+    head, marker, _ = body.rpartition(" entities:")
+    return head if marker else body
+
+
 def entity_names(entities: Mapping[str, str] | None) -> tuple[str, ...]:
     """The names of ``entities`` as :func:`format_input` writes them (blank runs collapsed)."""
     return tuple(_clean(name) for name in (entities or {}).values() if name and name.strip())
@@ -51,4 +80,5 @@ def names_from_input(text: str) -> tuple[str, ...]:
     _, marker, tail = text.rpartition(" entities:")
     if not marker:
         return ()
+    tail = tail.partition(EXAMPLES_MARKER)[0]
     return tuple(name.strip() for name in tail.split(ENTITY_SEPARATOR.strip()) if name.strip())

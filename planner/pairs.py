@@ -25,6 +25,8 @@ from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.plan import Plan, PlanError
 
 TRAIN_FILE = "train.jsonl"
+#: the exemplar memory ``planner data --exemplars`` writes beside the pairs
+EXEMPLARS_DIR = "exemplars"
 DEV_FILE = "dev.jsonl"
 
 

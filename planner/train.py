@@ -35,7 +35,7 @@ import torch
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner.errors import PlannerDataError, PlannerModelError
-from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION, names_from_input
+from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION, examples_in_input, names_from_input
 from nl2sparql.planner.model import (
     DEFAULT_BASE,
     META_FILE,
@@ -45,8 +45,9 @@ from nl2sparql.planner.model import (
     build_base,
     default_device,
     parse_base,
+    read_meta,
 )
-from nl2sparql.planner.pairs import PlanPair, data_files, pairs_sha256, read_pairs
+from nl2sparql.planner.pairs import EXEMPLARS_DIR, PlanPair, data_files, pairs_sha256, read_pairs
 from nl2sparql.planner.plan import PlanError
 
 #: Full fine-tuning is the default for minilm-ed. Measured on 320 WebQSP pairs, 3 epochs: dev loss
@@ -81,6 +82,8 @@ class TrainConfig:
     #: 1.5x faster per step on a CPU with AVX512-BF16 (measured: 3.2 s -> 2.2 s, batch 16).
     precision: Literal["fp32", "bf16"] = "fp32"
     evaluate: bool = True
+    #: a LoRA planner folder (``planner train --lora`` output) whose trained weights start this run
+    init: str | None = None
 
     def fingerprint(self) -> dict[str, Any]:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
@@ -257,6 +260,27 @@ def _resumable(config: TrainConfig, resume: bool) -> tuple[Path | None, dict[str
     return path, checkpoint
 
 
+def _warm_start(model: Any, folder: Path, config: TrainConfig) -> None:
+    """Start from the trained weights of the LoRA planner in ``folder`` (same base and rank):
+    a run on new inputs (exemplars) keeps what an earlier run learnt about writing plans."""
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    if config.method != "lora":
+        raise PlannerModelError("--init continues a LoRA planner; train with --lora")
+    meta = read_meta(folder)
+    rank = meta.get("lora", {}).get("r")
+    if meta.get("method") != "lora" or meta.get("base") != config.base or rank != config.lora.r:
+        raise PlannerModelError(
+            f"--init {folder}: that planner is {meta.get('method')} on {meta.get('base')} with LoRA rank "
+            f"{rank}; this run is lora on {config.base} with rank {config.lora.r}"
+        )
+    weights = {k: v.float() for k, v in load_file(str(folder / "adapter_model.safetensors")).items()}
+    result = set_peft_model_state_dict(model, weights)
+    if result.unexpected_keys:
+        raise PlannerModelError(f"--init {folder}: weights this model lacks: {result.unexpected_keys[:3]}")
+
+
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> TrainResult:
     """Train a planner as ``config`` says and save it in ``config.out``; resume from its last checkpoint."""
     from tqdm.auto import tqdm
@@ -280,6 +304,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     model, tokenizer, architecture = build_base(base, seed=config.seed)
     if config.method == "lora":
         model = add_lora(model, base, architecture, config.lora)
+    if config.init:
+        _warm_start(model, Path(config.init).expanduser(), config)
     planner = PlannerModel(model, tokenizer, architecture, max_source_tokens=config.max_source_tokens)
     examples, skipped = _encode(planner, train_pairs, config.max_target_tokens)
     dev_examples, dev_skipped = _encode(planner, dev_pairs, config.max_target_tokens)
@@ -384,7 +410,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
         metrics.update(decode_metrics(planner, dev_pairs))
     meta = _meta(config, train_file, dev_file, train_pairs, dev_pairs, skipped + dev_skipped, step, train_seconds)
     meta["metrics"] = metrics
-    _save_final(planner, out, meta)
+    if meta["exemplars"] and not (train_file.parent / EXEMPLARS_DIR).is_dir():
+        raise PlannerDataError(f"the inputs hold exemplars but {train_file.parent / EXEMPLARS_DIR} is missing")
+    _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if meta["exemplars"] else None)
     shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)  # a full model's optimiser state is twice its size
     return TrainResult(out, planner.meta, planner)
 
@@ -405,6 +433,7 @@ def _meta(
     return {
         "base": config.base if config.base == DEFAULT_BASE else parse_base(config.base).spec,
         "input_format": INPUT_FORMAT_VERSION,
+        "exemplars": max((examples_in_input(p.input) for p in train_pairs), default=0),
         "data": {
             "train_file": str(train_file.resolve()),
             "dev_file": str(dev_file.resolve()) if dev_file else None,
@@ -415,6 +444,7 @@ def _meta(
             "skipped_too_long": skipped,
         },
         "epochs": config.epochs,
+        "init": _init_record(config.init),
         "batch_size": config.batch_size,
         "lr": config.lr,
         "precision": config.precision,
@@ -433,11 +463,25 @@ def _meta(
     }
 
 
-def _save_final(planner: PlannerModel, out: Path, meta: dict[str, Any]) -> None:
-    """Write the model to a temporary folder, then move it into ``out`` with ``planner.json`` last."""
+def _init_record(init: str | None) -> dict[str, Any] | None:
+    """Which planner a warm-started run began from (``--init``): its folder name and how it was made."""
+    if not init:
+        return None
+    meta = read_meta(init)
+    keep = ("created", "epochs", "lr", "steps", "train_seconds")
+    record = {"from": Path(init).name, **{key: meta.get(key) for key in keep}}
+    record["train_sha256"] = meta.get("data", {}).get("train_sha256")
+    return record
+
+
+def _save_final(planner: PlannerModel, out: Path, meta: dict[str, Any], exemplars: Path | None = None) -> None:
+    """Write the model (and the exemplar memory it reads) to a temporary folder, then move it
+    into ``out`` with ``planner.json`` last."""
     staging = out / ".final.tmp"
     shutil.rmtree(staging, ignore_errors=True)
     planner.save(staging, meta)
+    if exemplars is not None:
+        shutil.copytree(exemplars, staging / EXEMPLARS_DIR)
     for item in sorted(staging.iterdir(), key=lambda p: p.name == META_FILE):
         os.replace(item, out / item.name)
     staging.rmdir()

@@ -16,15 +16,43 @@ import pytest
 from nl2sparql.evaluation.planner_eval import score_plans, split_examples
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER
-from nl2sparql.planner.model import META_FILE
+from nl2sparql.planner.data import build_exemplar_memory
+from nl2sparql.planner.errors import PlannerModelError
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
+from nl2sparql.planner.model import META_FILE, read_meta
+from nl2sparql.planner.pairs import EXEMPLARS_DIR
 
 pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
 
 
+READS_EXEMPLARS = (SHIPPED_PLANNER / META_FILE).is_file() and exemplar_count(read_meta(SHIPPED_PLANNER)) > 0
+
+
 @pytest.fixture(scope="module")
-def planner():  # type: ignore[no-untyped-def]
-    with open_planner("default") as planner:
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home folder with what ``nl2sparql setup`` builds for the planner: its exemplar memory."""
+    folder = tmp_path_factory.mktemp("home")
+    if READS_EXEMPLARS:
+        build_exemplar_memory(folder / EXEMPLARS_DIR)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def planner(home: Path):  # type: ignore[no-untyped-def]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NL2SPARQL_HOME", str(home))
+        opened = open_planner("default")
+    with opened as planner:
         yield planner
+
+
+@pytest.mark.skipif(not READS_EXEMPLARS, reason="the shipped planner reads no exemplars")
+def test_it_reads_the_exemplar_memory_setup_builds(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    memory = ExemplarMemory.load(home / EXEMPLARS_DIR)
+    assert len(memory.ids) > 3000 and not any(i.startswith("WebQTest") for i in memory.ids)
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    with pytest.raises(PlannerModelError, match=r"no exemplar memory in .*exemplars.*run 'nl2sparql setup'"):
+        open_planner("default")
 
 
 def test_it_is_a_small_adapter_that_records_how_it_was_made() -> None:

@@ -2,7 +2,7 @@
 
 The real setup reads FB15k-237 and WebQSP train from the data folder; here the data
 folder holds the first triples of FB15k-237 and the first WebQSP train questions, so the
-whole setup (import, store load, bank build, planner check) runs in seconds and is checked
+whole setup (import, store load, bank build, exemplar memory, planner check) runs in seconds and is checked
 for what it builds, what it keeps on a second run, and what it says about the planner.
 """
 
@@ -20,6 +20,7 @@ from nl2sparql.home import setup_home
 from nl2sparql.kg.oxigraph_store import OxigraphStore
 from nl2sparql.memory_bank.bank_file import load_bank
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER
+from nl2sparql.planner.exemplars import ExemplarMemory
 
 TRIPLES = 3000
 QUESTIONS = 25
@@ -60,6 +61,9 @@ def test_setup_builds_the_default_then_keeps_it(
         store.close()
     bank = load_bank(home / "bank.nl2sq")
     assert sum(bank.counts()["structure"].values()) > 0 and f"from {QUESTIONS} queries" in report["bank"]
+    memory = ExemplarMemory.load(home / "exemplars")  # the small folder has no CWQ: WebQSP train only
+    assert 0 < len(memory.ids) <= QUESTIONS and all(i.startswith("WebQTrn-") for i in memory.ids)
+    assert report["exemplars"].startswith(f"{len(memory.ids)} plans of training questions")
     if (SHIPPED_PLANNER / "planner.json").is_file():
         assert report["planner"].startswith(f"shipped with the package: {SHIPPED_PLANNER} (lora on minilm-ed")
     else:
@@ -67,7 +71,7 @@ def test_setup_builds_the_default_then_keeps_it(
 
     again = setup_home(home, progress=False)
     assert again["graph"] == f"kept {home / 'fb15k237.nt.gz'}" and again["store"] == f"kept {home / 'store'}"
-    assert again["bank"] == f"kept {home / 'bank.nl2sq'}"
+    assert again["bank"] == f"kept {home / 'bank.nl2sq'}" and again["exemplars"] == f"kept {home / 'exemplars'}"
 
 
 def test_a_planner_trained_into_home_wins_and_setup_says_so(

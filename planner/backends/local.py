@@ -18,8 +18,10 @@ from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
-from nl2sparql.planner.input_format import entity_names, format_input
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
+from nl2sparql.planner.input_format import entity_names, format_input, with_examples
 from nl2sparql.planner.model import META_FILE, PlannerModel
+from nl2sparql.planner.pairs import EXEMPLARS_DIR
 
 DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed")
 
@@ -27,10 +29,20 @@ DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "
 class LocalPlanner(Planner):
     """Plans written by a :class:`~nl2sparql.planner.model.PlannerModel` on this machine."""
 
-    def __init__(self, model: PlannerModel, options: DecodingOptions | None = None, name: str = "hf") -> None:
+    def __init__(
+        self,
+        model: PlannerModel,
+        options: DecodingOptions | None = None,
+        name: str = "hf",
+        exemplars: ExemplarMemory | None = None,
+    ) -> None:
         self.model = model
         self.options = options or DecodingOptions()
         self.name = name
+        self.k = exemplar_count(model.meta)
+        if self.k and exemplars is None:
+            raise PlannerModelError(f"planner {name} reads {self.k} exemplars per question, but no memory was given")
+        self.exemplars = exemplars
         # At most one decode per core at a time. Measured on 2 cores, beam 4, the service under
         # load: two at once doubles throughput over one (a decode leaves cores idle between
         # steps), while 16 at once (the service's threads, unbounded) falls back to 1.3x.
@@ -39,6 +51,9 @@ class LocalPlanner(Planner):
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
         inputs = [format_input(r.question, r.entities) for r in requests]
         names = [entity_names(r.entities) for r in requests]
+        if self.exemplars is not None and self.k:
+            found = self.exemplars.nearest([r.question for r in requests], names, self.k)
+            inputs = [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, [r.question for r in requests], self.options)
         return [
@@ -72,6 +87,15 @@ def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
 
 
+def exemplars_for(folder: Path, meta: dict[str, Any], home: Path | None = None) -> ExemplarMemory | None:
+    """The exemplar memory a planner trained with exemplars reads: the one in its folder (what
+    ``planner train`` copies there), else the one ``nl2sparql setup`` builds in the home folder."""
+    if not exemplar_count(meta):
+        return None
+    own = folder / EXEMPLARS_DIR
+    return ExemplarMemory.load(own if own.is_dir() else (home or home_dir()) / EXEMPLARS_DIR)
+
+
 def default_planner_dir(home: Path | None = None) -> Path:
     """The default planner: one trained into ``<home>/planner`` wins over the shipped one."""
     trained = (home or home_dir()) / "planner"
@@ -91,7 +115,8 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
             f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
         )
     decoding, device = _options(options)
-    return LocalPlanner(PlannerModel.load(folder, device=device), decoding, name="default")
+    model = PlannerModel.load(folder, device=device)
+    return LocalPlanner(model, decoding, name="default", exemplars=exemplars_for(folder, model.meta))
 
 
 def open_hf(argument: str, **options: Any) -> LocalPlanner:
@@ -108,4 +133,5 @@ def open_hf(argument: str, **options: Any) -> LocalPlanner:
         raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
     decoding, device = _options(options)
     model = PlannerModel.from_folders(path, adapter, device=device)
-    return LocalPlanner(model, decoding, name=f"hf:{argument}")
+    memory = exemplars_for(adapter or path, model.meta)
+    return LocalPlanner(model, decoding, name=f"hf:{argument}", exemplars=memory)
