@@ -31,8 +31,8 @@ import torch
 from nl2sparql.config import data_file
 from nl2sparql.planner.backends.local import exemplars_for
 from nl2sparql.planner.backends.openai_chat import EXAMPLES
-from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
-from nl2sparql.planner.input_format import format_input, with_examples
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
+from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import DEFAULT_BASE, LoraSettings, PlannerModel, add_lora, build_base, parse_base
 from nl2sparql.planner.pairs import read_pairs
 
@@ -60,18 +60,9 @@ def untrained() -> PlannerModel:
 Items = list[tuple[str, dict[str, str]]]
 
 
-def planner_inputs(items: Items, memory: ExemplarMemory | None, k: int) -> list[str]:
-    """The planner's inputs for ``items``, with their exemplars when the model reads them."""
-    inputs = [format_input(q, e) for q, e in items]
-    if memory is None or not k:
-        return inputs
-    found = memory.nearest([q for q, _ in items], [tuple(e.values()) for _, e in items], k)
-    return [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
-
-
 def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool, memory: ExemplarMemory | None) -> None:
     k = exemplar_count(model.meta)
-    inputs = planner_inputs(items, memory, k)
+    inputs = planner_inputs([q for q, _ in items], [e for _, e in items], memory, k)
     names = [tuple(e.values()) for _, e in items]
     fixed = {"max_new_tokens": tokens, "min_new_tokens": tokens if forced else 0}
     model.generate(inputs[:2], names[:2], **fixed)  # warm-up
@@ -79,7 +70,7 @@ def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool, m
         times = []
         for item in items:
             began = time.perf_counter()
-            planner_inputs([item], memory, k)
+            planner_inputs([item[0]], [item[1]], memory, k)
             times.append((time.perf_counter() - began) * 1000)
         median = statistics.median(times)
         print(f"exemplar retrieval ({k} of {len(memory.ids)}): p50 {median:7.1f} ms (counted in batch-1 times)")
@@ -87,7 +78,7 @@ def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool, m
         times = []
         for item, name in zip(items, names, strict=True):
             began = time.perf_counter()
-            model.generate(planner_inputs([item], memory, k), [name], num_beams=beams, **fixed)
+            model.generate(planner_inputs([item[0]], [item[1]], memory, k), [name], num_beams=beams, **fixed)
             times.append((time.perf_counter() - began) * 1000)
         label = "greedy" if beams == 1 else f"beam {beams}"
         print(

@@ -163,29 +163,21 @@ class Entities:
         """
         from rapidfuzz.fuzz import ratio
 
-        words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+        keys = {iri: normalise_name(name) for iri, name in self.names.items()}
+        runs = _word_runs(text, max((len(key.split()) + 2 for key in keys.values()), default=0))
         best: tuple[float, int, int, int, IRI] | None = None
-        for iri, name in self.names.items():
-            key = normalise_name(name)
-            if not key:
-                continue
-            longest = len(key.split()) + 2
-            for i, (begin, _) in enumerate(words):
-                for j in range(i, min(len(words), i + longest)):
-                    end = words[j][1]
-                    while end > begin and text[end - 1] in ".,;:":
-                        end -= 1
-                    window = normalise_name(text[begin:end])
-                    if not window or _NOT_IN_NAME.search(text[begin:end]) or _loose_ends(window, key):
-                        continue
-                    if window == key and text[begin:end] != name.strip():
-                        continue  # "the country of": a word of the step, not the entity Country
-                    score = ratio(window, key)
-                    if score < FUZZY_CUTOFF and key.startswith(window + " ") and 2 * len(window) >= len(key):
-                        score = FUZZY_CUTOFF  # the name's first words: a long name cut short
-                    candidate = (score, end - begin, begin, end, IRI(iri))
-                    if score >= FUZZY_CUTOFF and (best is None or candidate[:2] > best[:2]):
-                        best = candidate
+        for iri, key in keys.items():
+            for begin, end, size, window in runs:
+                if not key or size > len(key.split()) + 2 or _loose_ends(window, key):
+                    continue
+                if window == key and text[begin:end] != self.names[iri].strip():
+                    continue  # "the country of": a word of the step, not the entity Country
+                score = ratio(window, key)
+                if score < FUZZY_CUTOFF and key.startswith(window + " ") and 2 * len(window) >= len(key):
+                    score = FUZZY_CUTOFF  # the name's first words: a long name cut short
+                candidate = (score, end - begin, begin, end, IRI(iri))
+                if score >= FUZZY_CUTOFF and (best is None or candidate[:2] > best[:2]):
+                    best = candidate
         return None if best is None else (best[2], best[3], best[4])
 
     def match_tail(self, text: str) -> tuple[IRI, int] | None:
@@ -224,6 +216,22 @@ class Entities:
                 if all(end <= b or begin >= e for b, e, _ in found):
                     found.append((begin, end, IRI(iri)))
         return sorted(found, key=lambda span: span[0])
+
+
+def _word_runs(text: str, most: int) -> list[tuple[int, int, int, str]]:
+    """``(begin, end, words, normalised)`` of every run of 1 to ``most`` whole words of ``text``
+    (trailing ``.,;:`` left out) that could be a name: no ``? { } "`` in it."""
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    runs = []
+    for i, (begin, _) in enumerate(words):
+        for j in range(i, min(len(words), i + most)):
+            end = words[j][1]
+            while end > begin and text[end - 1] in ".,;:":
+                end -= 1
+            window = normalise_name(text[begin:end])
+            if window and not _NOT_IN_NAME.search(text[begin:end]):
+                runs.append((begin, end, j - i + 1, window))
+    return runs
 
 
 #: words that join a step's words and seldom begin or end a name

@@ -2,9 +2,10 @@
 
 The default is a small but real Freebase: the FB15k-237 triples with their CVT nodes
 restored, in an on-disk Oxigraph store; a memory bank decomposed from the WebQSP train
-gold queries; the exemplar memory of the planner; and the planner. Each step writes into a temporary name and renames it
-into place, and a step whose output exists is skipped (``--force`` rebuilds), so an
-interrupted setup resumes where it stopped and never leaves a half-built default.
+gold queries; the exemplar memory of the planner; and the planner. Each step writes into
+a temporary name and renames it into place, and a step whose output exists is skipped
+(``--force`` rebuilds), so an interrupted setup resumes where it stopped and never leaves
+a half-built default.
 
 Layout of ``<home>``::
 

@@ -28,7 +28,13 @@ import numpy as np
 
 from nl2sparql.kg.atomic import write_atomic
 from nl2sparql.planner.errors import PlannerModelError
-from nl2sparql.planner.input_format import names_from_input, question_from_input, with_examples
+from nl2sparql.planner.input_format import (
+    entity_names,
+    format_input,
+    names_from_input,
+    question_from_input,
+    with_examples,
+)
 from nl2sparql.planner.pairs import PlanPair
 
 PLACEHOLDER = "X"
@@ -140,6 +146,18 @@ def with_exemplars(
     questions = [question_from_input(p.input) for p in pairs]
     found = memory.nearest(questions, names, k, [p.id for p in pairs] if own else None, embedder)
     return [PlanPair(p.id, with_examples(p.input, ex), p.output) for p, ex in zip(pairs, found, strict=True)]
+
+
+def planner_inputs(
+    questions: Sequence[str], entities: Sequence[Mapping[str, str] | None], memory: ExemplarMemory | None, k: int
+) -> list[str]:
+    """The planner's input for each question: :func:`format_input`, then its ``k`` exemplars
+    from ``memory`` when the planner reads exemplars (``k`` > 0)."""
+    inputs = [format_input(q, e) for q, e in zip(questions, entities, strict=True)]
+    if memory is None or not k:
+        return inputs
+    found = memory.nearest(questions, [entity_names(e) for e in entities], k)
+    return [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
 
 
 def memory_pairs(pairs: Iterable[PlanPair]) -> list[PlanPair]:

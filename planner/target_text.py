@@ -123,15 +123,15 @@ def _folded(text: str) -> tuple[str, list[int]]:
     return "".join(chars), index
 
 
+_THE_BEFORE = re.compile(r"(?:^|\W)the $", re.IGNORECASE)
+_WORD_AFTER = re.compile(r"\s+\w")
+
+
 def _type_word(line: str, begin: int, end: int) -> bool:
     """Whether ``line[begin:end]`` sits where plans put a type, not a name: after a bare "the"
     and before another word (``the marriage with spouse ?x``, ``the city London``). In the
     training plans no entity name stands there and 79 lower-case type words do."""
     return bool(_THE_BEFORE.search(line[:begin])) and bool(_WORD_AFTER.match(line[end:]))
-
-
-_THE_BEFORE = re.compile(r"(?:^|\W)the $", re.IGNORECASE)
-_WORD_AFTER = re.compile(r"\s+\w")
 
 
 def restore_names(line: str, names: Sequence[str]) -> str:

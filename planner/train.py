@@ -260,9 +260,10 @@ def _resumable(config: TrainConfig, resume: bool) -> tuple[Path | None, dict[str
     return path, checkpoint
 
 
-def _warm_start(model: Any, folder: Path, config: TrainConfig) -> None:
+def _warm_start(model: Any, folder: Path, config: TrainConfig) -> dict[str, Any]:
     """Start from the trained weights of the LoRA planner in ``folder`` (same base and rank):
-    a run on new inputs (exemplars) keeps what an earlier run learnt about writing plans."""
+    a run on new inputs (exemplars) keeps what an earlier run learnt about writing plans.
+    Returns the record of where the run began, for ``planner.json``."""
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
@@ -279,6 +280,10 @@ def _warm_start(model: Any, folder: Path, config: TrainConfig) -> None:
     result = set_peft_model_state_dict(model, weights)
     if result.unexpected_keys:
         raise PlannerModelError(f"--init {folder}: weights this model lacks: {result.unexpected_keys[:3]}")
+    keep = ("created", "epochs", "lr", "steps", "train_seconds")
+    record = {"from": folder.name, **{key: meta.get(key) for key in keep}}
+    record["train_sha256"] = meta.get("data", {}).get("train_sha256")
+    return record
 
 
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> TrainResult:
@@ -296,6 +301,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     checkpoint_path, checkpoint = _resumable(config, resume)
     train_file, dev_file = data_files(config.data)
     train_pairs, dev_pairs = _split(read_pairs(train_file), read_pairs(dev_file) if dev_file else None, config)
+    exemplars = max((examples_in_input(p.input) for p in train_pairs), default=0)
+    if exemplars and not (train_file.parent / EXEMPLARS_DIR).is_dir():
+        raise PlannerDataError(f"the inputs hold exemplars but {train_file.parent / EXEMPLARS_DIR} is missing")
     data_hash = pairs_sha256(train_pairs)
     if checkpoint is not None and checkpoint["data_sha256"] != data_hash:
         raise PlannerModelError(f"cannot resume {checkpoint_path}: the training pairs changed since that run")
@@ -304,8 +312,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     model, tokenizer, architecture = build_base(base, seed=config.seed)
     if config.method == "lora":
         model = add_lora(model, base, architecture, config.lora)
-    if config.init:
-        _warm_start(model, Path(config.init).expanduser(), config)
+    init = _warm_start(model, Path(config.init).expanduser(), config) if config.init else None
     planner = PlannerModel(model, tokenizer, architecture, max_source_tokens=config.max_source_tokens)
     examples, skipped = _encode(planner, train_pairs, config.max_target_tokens)
     dev_examples, dev_skipped = _encode(planner, dev_pairs, config.max_target_tokens)
@@ -409,10 +416,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     if config.evaluate and dev_pairs:
         metrics.update(decode_metrics(planner, dev_pairs))
     meta = _meta(config, train_file, dev_file, train_pairs, dev_pairs, skipped + dev_skipped, step, train_seconds)
+    meta["exemplars"], meta["init"] = exemplars, init
     meta["metrics"] = metrics
-    if meta["exemplars"] and not (train_file.parent / EXEMPLARS_DIR).is_dir():
-        raise PlannerDataError(f"the inputs hold exemplars but {train_file.parent / EXEMPLARS_DIR} is missing")
-    _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if meta["exemplars"] else None)
+    _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if exemplars else None)
     shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)  # a full model's optimiser state is twice its size
     return TrainResult(out, planner.meta, planner)
 
@@ -433,7 +439,6 @@ def _meta(
     return {
         "base": config.base if config.base == DEFAULT_BASE else parse_base(config.base).spec,
         "input_format": INPUT_FORMAT_VERSION,
-        "exemplars": max((examples_in_input(p.input) for p in train_pairs), default=0),
         "data": {
             "train_file": str(train_file.resolve()),
             "dev_file": str(dev_file.resolve()) if dev_file else None,
@@ -444,7 +449,6 @@ def _meta(
             "skipped_too_long": skipped,
         },
         "epochs": config.epochs,
-        "init": _init_record(config.init),
         "batch_size": config.batch_size,
         "lr": config.lr,
         "precision": config.precision,
@@ -461,17 +465,6 @@ def _meta(
             "peft": peft.__version__,
         },
     }
-
-
-def _init_record(init: str | None) -> dict[str, Any] | None:
-    """Which planner a warm-started run began from (``--init``): its folder name and how it was made."""
-    if not init:
-        return None
-    meta = read_meta(init)
-    keep = ("created", "epochs", "lr", "steps", "train_seconds")
-    record = {"from": Path(init).name, **{key: meta.get(key) for key in keep}}
-    record["train_sha256"] = meta.get("data", {}).get("train_sha256")
-    return record
 
 
 def _save_final(planner: PlannerModel, out: Path, meta: dict[str, Any], exemplars: Path | None = None) -> None:

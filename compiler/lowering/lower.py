@@ -213,15 +213,15 @@ class _Lowering:
             if isinstance(value, Label) or (isinstance(step.value, PlanLiteral) and step.value.kind == "string"):
                 text = value.text if isinstance(value, Label) else step.value.value  # type: ignore[union-attr]
                 found = _constant(text, candidates, literal=not isinstance(value, Label))
-                near = self.resolved.entities.closest(text) if found is None and isinstance(value, Label) else None
-                if near is not None:
-                    found = (near[2], False)  # a misspelt name of the question's entities
                 if found is None and isinstance(value, Label):
-                    known = "; ".join(self.resolved.entities.known()) or "none"
-                    raise LoweringError(
-                        f"line {self.resolved.line(index)}: {text!r} matches none of the question's entities "
-                        f"({known}) and no constant of the memory"
-                    )
+                    near = self.resolved.entities.closest(text)  # a misspelt name of the question's entities
+                    if near is None:
+                        known = "; ".join(self.resolved.entities.known()) or "none"
+                        raise LoweringError(
+                            f"line {self.resolved.line(index)}: {text!r} matches none of the question's entities "
+                            f"({known}) and no constant of the memory"
+                        )
+                    found = (near[2], False)
                 if found is None:
                     found = (Literal(text), not self.options.style.inline_strings)
                 term, as_string = found

@@ -18,8 +18,8 @@ from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
-from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
-from nl2sparql.planner.input_format import entity_names, format_input, with_examples
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
+from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 
@@ -49,13 +49,11 @@ class LocalPlanner(Planner):
         self._slots = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
-        inputs = [format_input(r.question, r.entities) for r in requests]
+        questions = [r.question for r in requests]
+        inputs = planner_inputs(questions, [r.entities for r in requests], self.exemplars, self.k)
         names = [entity_names(r.entities) for r in requests]
-        if self.exemplars is not None and self.k:
-            found = self.exemplars.nearest([r.question for r in requests], names, self.k)
-            inputs = [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
         with self._slots:
-            decoded = decode_plans(self.model, inputs, names, [r.question for r in requests], self.options)
+            decoded = decode_plans(self.model, inputs, names, questions, self.options)
         return [
             (d.text, d.plan, d.attempts, tuple(plan for _, plan in d.alternatives)) if isinstance(d, Decoded) else d
             for d in decoded
