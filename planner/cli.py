@@ -83,7 +83,8 @@ examples:
 """
 
 EXPORT_EPILOG = """examples:
-  nl2sparql planner export run1 planner/default
+  nl2sparql planner export run1 planner/default --dtype int8
+  nl2sparql planner export run1 shipped-fp16
 """
 
 
@@ -185,13 +186,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     export = commands.add_parser(
         "export",
-        help="copy a LoRA planner with its adapter in float16 (how the shipped default is made)",
+        help="copy a LoRA planner with a smaller adapter (how the shipped default is made)",
         epilog=EXPORT_EPILOG,
         formatter_class=FORMATTER,
     )
     export.add_argument("source", type=Path, help="a LoRA planner folder written by 'planner train --lora'")
     export.add_argument("target", type=Path, help="the folder to write (replaced)")
-    export.add_argument("--float32", action="store_true", help="keep the adapter in float32")
+    export.add_argument(
+        "--dtype", choices=("float16", "int8", "float32"), default="float16", help="adapter storage (default float16)"
+    )
     export.set_defaults(func=_export)
 
 
@@ -351,7 +354,7 @@ def _eval(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from nl2sparql.planner.export import export_planner
 
-    meta = export_planner(args.source, args.target, half=not args.float32)
+    meta = export_planner(args.source, args.target, args.dtype)
     size = sum(p.stat().st_size for p in args.target.iterdir())
     print(f"exported {args.source} -> {args.target} ({meta['exported']['dtype']}, {size / 1e6:.1f} MB)")
     return 0

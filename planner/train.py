@@ -34,6 +34,7 @@ import torch
 
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.planner.adapter_int8 import read_adapter_weights
 from nl2sparql.planner.errors import PlannerDataError, PlannerModelError
 from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION, examples_in_input, names_from_input
 from nl2sparql.planner.model import (
@@ -265,7 +266,6 @@ def _warm_start(model: Any, folder: Path, config: TrainConfig) -> dict[str, Any]
     a run on new inputs (exemplars) keeps what an earlier run learnt about writing plans.
     Returns the record of where the run began, for ``planner.json``."""
     from peft import set_peft_model_state_dict
-    from safetensors.torch import load_file
 
     if config.method != "lora":
         raise PlannerModelError("--init continues a LoRA planner; train with --lora")
@@ -276,7 +276,7 @@ def _warm_start(model: Any, folder: Path, config: TrainConfig) -> dict[str, Any]
             f"--init {folder}: that planner is {meta.get('method')} on {meta.get('base')} with LoRA rank "
             f"{rank}; this run is lora on {config.base} with rank {config.lora.r}"
         )
-    weights = {k: v.float() for k, v in load_file(str(folder / "adapter_model.safetensors")).items()}
+    weights = read_adapter_weights(folder)
     result = set_peft_model_state_dict(model, weights)
     if result.unexpected_keys:
         raise PlannerModelError(f"--init {folder}: weights this model lacks: {result.unexpected_keys[:3]}")

@@ -224,6 +224,42 @@ def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
     with pytest.raises(PlannerModelError, match="is not a trained planner"):
         export_planner(tmp_path / "absent", tmp_path / "x")
     assert not (tmp_path / "x").exists() and not (tmp_path / ".x.partial").exists()
+    with pytest.raises(PlannerModelError, match="cannot store an adapter as 'int4'"):
+        export_planner(lora_ed.out, tmp_path / "x", "int4")
+
+
+def test_an_int8_adapter_is_smaller_still_and_scores_the_same(
+    lora_ed: TrainResult, data: Path, tmp_path: Path
+) -> None:
+    from nl2sparql.planner.adapter_int8 import INT8_FILE, read_adapter_weights
+    from nl2sparql.planner.export import export_planner
+
+    target = tmp_path / "int8"
+    meta = export_planner(lora_ed.out, target, "int8")
+    assert sorted(p.name for p in target.iterdir()) == ["adapter_config.json", INT8_FILE, META_FILE]
+    assert meta["exported"]["dtype"] == "int8"
+    assert (target / INT8_FILE).stat().st_size < 0.45 * (lora_ed.out / "adapter_model.safetensors").stat().st_size
+    stored = load_file(str(target / INT8_FILE))
+    assert {t.dtype for t in stored.values()} <= {torch.int8, torch.float16} and torch.int8 in {
+        t.dtype for t in stored.values()
+    }
+    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()]
+    shipped, trained = PlannerModel.load(target), PlannerModel.load(lora_ed.out)
+    batch = trained.batch(inputs[:4], [trained.target_ids(PLAN.replace("{name}", "X"))] * 4)
+    with torch.no_grad():
+        shipped.model.eval()
+        trained.model.eval()
+        small, full = shipped.model(**batch), trained.model(**batch)
+    assert abs(small.loss.item() - full.loss.item()) < 0.01 * full.loss.item() + 1e-3
+    assert (small.logits.argmax(-1) == full.logits.argmax(-1)).float().mean() > 0.99
+    # what a warm start (--init) and a re-export read: the weights back in float32, within a step
+    back, original = read_adapter_weights(target), load_file(str(lora_ed.out / "adapter_model.safetensors"))
+    assert back.keys() == original.keys() and all(back[k].dtype == torch.float32 for k in back)
+    for name, weight in original.items():
+        step = weight.abs().amax(dim=-1, keepdim=True) / 127 if weight.dim() == 2 else weight.abs().max() / 1000
+        assert ((back[name] - weight).abs() <= step / 2 + 1e-3 * step + 1e-6).all(), name
+    again = export_planner(target, tmp_path / "again")
+    assert again["exported"] == {"from": "int8", "dtype": "float16"}
 
 
 def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_path: Path) -> None:
