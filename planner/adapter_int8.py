@@ -17,6 +17,8 @@ from pathlib import Path
 
 import torch
 
+from nl2sparql.planner.errors import PlannerModelError
+
 INT8_FILE = "adapter_model.int8.safetensors"
 FLOAT_FILE = "adapter_model.safetensors"
 CONFIG_FILE = "adapter_config.json"
@@ -59,12 +61,19 @@ def dequantize(stored: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
 
 
 def read_adapter_weights(folder: Path) -> dict[str, torch.Tensor]:
-    """The adapter weights in ``folder`` in float32, whichever way they are stored."""
+    """The adapter weights in ``folder`` in float32, whichever way they are stored;
+    :class:`PlannerModelError` naming the file when it is missing or unreadable."""
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    if (folder / INT8_FILE).is_file():
-        return dequantize(load_file(str(folder / INT8_FILE)))
-    return {k: v.float() if v.is_floating_point() else v for k, v in load_file(str(folder / FLOAT_FILE)).items()}
+    path = folder / (INT8_FILE if (folder / INT8_FILE).is_file() else FLOAT_FILE)
+    try:
+        stored = load_file(str(path))
+    except (OSError, SafetensorError) as exc:
+        raise PlannerModelError(f"cannot read the planner adapter {path}: {exc}") from None
+    if path.name == INT8_FILE:
+        return dequantize(stored)
+    return {k: v.float() if v.is_floating_point() else v for k, v in stored.items()}
 
 
 @contextmanager

@@ -379,13 +379,14 @@ class PlannerModel:
 def load_adapter(model: Any, folder: Path, merge: bool = True) -> Any:
     """``model`` with the LoRA adapter in ``folder`` applied (merged into the weights for speed)."""
     from peft import PeftModel
+    from safetensors import SafetensorError
 
     if not (folder / "adapter_config.json").is_file():
         raise PlannerModelError(f"{folder} holds no LoRA adapter (adapter_config.json is missing)")
     with _quiet_transformers(), readable_adapter(folder) as readable:
         try:
             peft_model = PeftModel.from_pretrained(model, str(readable))
-        except (OSError, ValueError, KeyError, RuntimeError) as exc:
+        except (OSError, ValueError, KeyError, RuntimeError, SafetensorError) as exc:
             raise PlannerModelError(f"cannot apply the LoRA adapter in {folder}: {exc}") from None
     return peft_model.merge_and_unload() if merge else peft_model
 

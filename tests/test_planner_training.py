@@ -260,6 +260,12 @@ def test_an_int8_adapter_is_smaller_still_and_scores_the_same(
         assert ((back[name] - weight).abs() <= step / 2 + 1e-3 * step + 1e-6).all(), name
     again = export_planner(target, tmp_path / "again")
     assert again["exported"] == {"from": "int8", "dtype": "float16"}
+    (target / INT8_FILE).write_bytes(b"not safetensors")
+    with pytest.raises(PlannerModelError, match=f"cannot read the planner adapter .*{INT8_FILE}"):
+        PlannerModel.load(target)
+    (tmp_path / "again" / "adapter_model.safetensors").write_bytes(b"not safetensors")
+    with pytest.raises(PlannerModelError, match="cannot apply the LoRA adapter"):
+        PlannerModel.load(tmp_path / "again")
 
 
 def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_path: Path) -> None:
