@@ -254,7 +254,9 @@ def summarise(rows: Sequence[Scored]) -> dict[str, Any]:
         "ged": _mean([r.ged for r in rows]),
         "exact_match": _mean([float(r.exact_match) for r in rows if r.exact_match is not None]),
         "edge_hit_rate_any_parse": _mean([r.edge_hit_rate_any_parse for r in rows]),
-        "exact_match_any_parse": _mean([float(r.exact_match_any_parse) for r in rows if r.exact_match is not None]),
+        "exact_match_any_parse": _mean(
+            [float(r.exact_match_any_parse) for r in rows if r.exact_match_any_parse is not None]
+        ),
         "plan_type_accuracy": _mean([float(r.type == r.gold_type) for r in typed]),
         "step_f1": _mean([r.step_f1 for r in rows]),
         "plan_failures": sum(1 for r in rows if not r.plan_parsed),

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import torch
 
-from nl2sparql.planner.adapter_int8 import readable_adapter
+from nl2sparql.planner.adapter_int8 import CONFIG_FILE, readable_adapter
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION
 from nl2sparql.planner.target_text import Codec, choose_codec, decode_output, encode_target
@@ -381,8 +381,8 @@ def load_adapter(model: Any, folder: Path, merge: bool = True) -> Any:
     from peft import PeftModel
     from safetensors import SafetensorError
 
-    if not (folder / "adapter_config.json").is_file():
-        raise PlannerModelError(f"{folder} holds no LoRA adapter (adapter_config.json is missing)")
+    if not (folder / CONFIG_FILE).is_file():
+        raise PlannerModelError(f"{folder} holds no LoRA adapter ({CONFIG_FILE} is missing)")
     with _quiet_transformers(), readable_adapter(folder) as readable:
         try:
             peft_model = PeftModel.from_pretrained(model, str(readable))

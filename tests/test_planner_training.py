@@ -15,6 +15,7 @@ import shutil
 import string
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -198,6 +199,17 @@ def test_a_reloaded_adapter_writes_what_the_trained_model_wrote(lora_ed: TrainRe
         assert torch.allclose(loaded.model(**batch).logits, expected, atol=1e-5)
 
 
+def _forward_both(exported: Path, trained: Path, data: Path, n: int) -> tuple[Any, Any]:
+    """The outputs of the exported and the trained planner on the same ``n`` training inputs."""
+    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()][:n]
+    models = PlannerModel.load(exported), PlannerModel.load(trained)
+    batch = models[1].batch(inputs, [models[1].target_ids(PLAN.replace("{name}", "X"))] * n)
+    with torch.no_grad():
+        for model in models:
+            model.model.eval()
+        return models[0].model(**batch), models[1].model(**batch)
+
+
 def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
     lora_ed: TrainResult, data: Path, tmp_path: Path
 ) -> None:
@@ -214,13 +226,8 @@ def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
         lora_ed.out / "adapter_model.safetensors"
     ).stat().st_size
     assert meta["exported"]["dtype"] == "float16" and "train_file" not in meta["data"]
-    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()]
-    shipped, trained = PlannerModel.load(target), PlannerModel.load(lora_ed.out)
-    batch = trained.batch(inputs[:2], [trained.target_ids(PLAN.replace("{name}", "X"))] * 2)
-    with torch.no_grad():
-        shipped.model.eval()
-        trained.model.eval()
-        assert torch.allclose(shipped.model(**batch).logits, trained.model(**batch).logits, atol=1e-2)
+    shipped, trained = _forward_both(target, lora_ed.out, data, 2)
+    assert torch.allclose(shipped.logits, trained.logits, atol=1e-2)
     with pytest.raises(PlannerModelError, match="is not a trained planner"):
         export_planner(tmp_path / "absent", tmp_path / "x")
     assert not (tmp_path / "x").exists() and not (tmp_path / ".x.partial").exists()
@@ -243,13 +250,7 @@ def test_an_int8_adapter_is_smaller_still_and_scores_the_same(
     assert {t.dtype for t in stored.values()} <= {torch.int8, torch.float16} and torch.int8 in {
         t.dtype for t in stored.values()
     }
-    inputs = [json.loads(line)["input"] for line in (data / "train.jsonl").read_text().splitlines()]
-    shipped, trained = PlannerModel.load(target), PlannerModel.load(lora_ed.out)
-    batch = trained.batch(inputs[:4], [trained.target_ids(PLAN.replace("{name}", "X"))] * 4)
-    with torch.no_grad():
-        shipped.model.eval()
-        trained.model.eval()
-        small, full = shipped.model(**batch), trained.model(**batch)
+    small, full = _forward_both(target, lora_ed.out, data, 4)
     assert abs(small.loss.item() - full.loss.item()) < 0.01 * full.loss.item() + 1e-3
     assert (small.logits.argmax(-1) == full.logits.argmax(-1)).float().mean() > 0.99
     # what a warm start (--init) and a re-export read: the weights back in float32, within a step
