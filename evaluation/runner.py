@@ -260,6 +260,7 @@ def summarise(rows: Sequence[Scored]) -> dict[str, Any]:
         "plan_type_accuracy": _mean([float(r.type == r.gold_type) for r in typed]),
         "step_f1": _mean([r.step_f1 for r in rows]),
         "plan_failures": sum(1 for r in rows if not r.plan_parsed),
+        "misses": miss_attribution(rows),
         "errors": dict(Counter((r.error or "").split(":")[0] for r in rows if r.error).most_common(10)),
     }
     timed = [r.timings_ms for r in rows if r.timings_ms]
@@ -274,6 +275,30 @@ def summarise(rows: Sequence[Scored]) -> dict[str, Any]:
     return summary
 
 
+def miss_attribution(rows: Sequence[Scored]) -> dict[str, int]:
+    """The questions whose query misses a gold edge, by the stage that lost it.
+
+    ``planner``: the plan's steps differ from the gold plan's; ``reconstruction``: the
+    planner wrote the gold plan's steps (step F1 1.0) and recall, compilation or repair
+    lost the edge; ``no gold plan``: the gold query has no plan to compare with. It says
+    which half of the pipeline a better edge hit rate has to come from.
+
+    >>> rows = [Scored("a", "q", None, 1, edge_hit_rate=0.5, step_f1=1.0),
+    ...         Scored("b", "q", None, 1, edge_hit_rate=0.0, step_f1=0.4),
+    ...         Scored("c", "q", None, 1, edge_hit_rate=1.0, step_f1=0.4),
+    ...         Scored("d", "q", None, 1, edge_hit_rate=0.0)]
+    >>> miss_attribution(rows)
+    {'planner': 1, 'reconstruction': 1, 'no gold plan': 1}
+    """
+    counts = {"planner": 0, "reconstruction": 0, "no gold plan": 0}
+    for r in rows:
+        if r.edge_hit_rate is None or r.edge_hit_rate >= 1.0:
+            continue
+        stage = "no gold plan" if r.step_f1 is None else "reconstruction" if r.step_f1 == 1.0 else "planner"
+        counts[stage] += 1
+    return counts
+
+
 def markdown(summary: dict[str, Any], title: str) -> str:
     def fmt(value: Any) -> str:
         return "n/a" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))
@@ -284,6 +309,8 @@ def markdown(summary: dict[str, Any], title: str) -> str:
         "plan_failures",
     )
     lines = [f"# {title}", "", "| metric | value |", "|---|---|", *(f"| {k} | {fmt(summary.get(k))} |" for k in keys)]
+    misses = summary.get("misses") or {}
+    lines += [f"| misses by stage: {stage} | {n} |" for stage, n in misses.items()]
     for name, metrics in (("answers", ANSWER_METRICS), ("queries", QUERY_METRICS)):
         for by in ("by_category", "by_hops"):
             groups = summary["groups"][name][by]

@@ -271,6 +271,10 @@ def test_eval_summary(given: Run) -> None:
     assert summary["plan_type_accuracy"] == 1.0
     assert summary["step_f1"] == 1.0
     assert summary["plan_failures"] == 0
+    # the oracle writes every gold plan, so the two questions that miss an edge lost it in
+    # reconstruction (the symmetric sibling and spouse readings), none in planning
+    assert [q.id for q in QUESTIONS if q.edge_hit_rate < 1.0] == ["Fix-4", "Fix-6"]
+    assert summary["misses"] == {"planner": 0, "reconstruction": 2, "no gold plan": 0}
     assert summary["errors"] == {}  # the two questions whose gold answers nothing are only translated
     assert {"linked", "planned", "recalled", "compiled", "executed", "total"} <= set(summary["latency_ms"])
     groups = summary["groups"]
@@ -328,6 +332,8 @@ def test_report_markdown_and_plots(given: Run) -> None:
         "| plan_type_accuracy | 1.000 |",
         "| step_f1 | 1.000 |",
         "| plan_failures | 0 |",
+        "| misses by stage: planner | 0 |",
+        "| misses by stage: reconstruction | 2 |",
         "## answers by category",
         "| simple | 4 | 1.000 | 1.000 |",
         "## queries by category",
@@ -435,6 +441,25 @@ def test_link_finds_the_entities_in_the_question(files: dict[str, Path], given: 
     summary = run.summary
     assert (summary["hits_at_1"], summary["f1"]) == (1.0, 1.0)
     assert summary["plan_type_accuracy"] == 1.0 and summary["step_f1"] == 1.0
+
+
+def test_misses_are_laid_to_the_stage_that_lost_the_edge() -> None:
+    import doctest
+
+    from nl2sparql.evaluation import runner
+    from nl2sparql.evaluation.runner import Scored, miss_attribution
+
+    assert doctest.testmod(runner).failed == 0
+    rows = [
+        Scored("wrong plan", "q", None, 1, edge_hit_rate=0.0, step_f1=0.5),
+        Scored("partly wrong plan", "q", None, 2, edge_hit_rate=0.5, step_f1=0.8),
+        Scored("right plan, wrong relation", "q", None, 1, edge_hit_rate=0.0, step_f1=1.0),
+        Scored("wrong plan, right edges", "q", None, 1, edge_hit_rate=1.0, step_f1=0.5),
+        Scored("not translated", "q", None, 1),
+        Scored("no gold plan", "q", None, 1, edge_hit_rate=0.25),
+    ]
+    assert miss_attribution(rows) == {"planner": 2, "reconstruction": 1, "no gold plan": 1}
+    assert miss_attribution([]) == {"planner": 0, "reconstruction": 0, "no gold plan": 0}
 
 
 def test_a_query_of_the_second_webqsp_parse_scores_in_full_against_any_parse() -> None:
