@@ -206,7 +206,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 def _data(args: argparse.Namespace) -> int:
     from nl2sparql.planner.data import build_training_data
     from nl2sparql.planner.errors import PlannerDataError
-    from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE
+    from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
     from nl2sparql.planner.pattern_data import open_store_folder, write_pattern_data
 
     sources = [s.strip() for s in args.sources.split(",") if s.strip() and s.strip() != "none"]
@@ -238,7 +238,7 @@ def _data(args: argparse.Namespace) -> int:
     for source, counts in gold.by_source.items():
         print(f"gold {source}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if gold.exemplars:
-        print(f"exemplar memory: {gold.exemplars} plans in {args.out / 'exemplars'}")
+        print(f"exemplar memory: {gold.exemplars} plans in {args.out / EXEMPLARS_DIR}")
     if gold.skipped:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
     for line in patterns.lines() if patterns else ():
