@@ -235,6 +235,8 @@ def summarise(results: Iterable[QuestionResult]) -> dict[str, Any]:
                     sum(r.status == "match" for r in rs if r.covered), sum(bool(r.covered) for r in rs)
                 ),
                 "match_up_to_reverse": _rate(sum(r.equivalent for r in rs), len(rs)),
+                "edge_hit_rate": round(sum(r.edge_hit for r in rs) / len(rs), 4),
+                "failures": dict(Counter(r.status for r in rs if r.status != "match").most_common()),
             }
             for name, rs in sorted(by_category.items())
         },
@@ -264,7 +266,9 @@ def _print(summary: dict[str, Any], results: Sequence[QuestionResult], failures:
         print(
             f"  {name:>12}: {figures['questions']:4d} questions, exact match {figures['exact_match']:.1%}, "
             f"covered {figures['covered']} -> {figures['exact_match_covered']:.1%}; "
-            f"up to reverse predicates {figures['match_up_to_reverse']:.1%}"
+            f"up to reverse predicates {figures['match_up_to_reverse']:.1%}; edge hit rate "
+            f"{figures['edge_hit_rate']:.3f}; failures "
+            + (", ".join(f"{k} {v}" for k, v in figures["failures"].items()) or "none")
         )
     if "answers" in summary:
         a = summary["answers"]
@@ -283,7 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Oracle plans (synthesised from gold SPARQL) reconstructed through a memory bank.",
         epilog="example: --dataset webqsp-test --bank webqsp-train.nl2sq --style webqsp --out report.json",
     )
-    parser.add_argument("--dataset", required=True, help="webqsp-train, webqsp-test, cwq-test or a dataset file")
+    parser.add_argument(
+        "--dataset", required=True, help="webqsp-train, webqsp-test, cwq-test, cwq-dev, webqsp-dev or a dataset file"
+    )
     parser.add_argument("--bank", required=True, help="memory bank (.nl2sq archive or bank folder)")
     parser.add_argument("--style", default="webqsp", help="lowering style: webqsp, cwq or plain")
     parser.add_argument("--store", help="Oxigraph store folder: compare answers with the gold query's")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +71,7 @@ class FreebaseSchema:
         self._roles = roles
         self._parents = parents
         self._reverse = reverse
+        self._incoming: Counter[str] | None = None
         self._types: frozenset[str] = frozenset(
             {r.domain for r in roles.values()} | {r.range for r in roles.values()} | set(parents)
         )
@@ -156,6 +158,13 @@ class FreebaseSchema:
         if self.is_value_type(type_id) or type_id == TOPIC:
             return False
         return TOPIC not in self.parents(type_id)
+
+    def incoming(self, type_id: str) -> int:
+        """How many relations lead into a type (their range): a CVT type that hundreds lead
+        into (``measurement_unit.dated_integer``) is a hub, named by the relation, not the type."""
+        if self._incoming is None:
+            self._incoming = Counter(role.range for role in self._roles.values())
+        return self._incoming.get(local_name(type_id), 0)
 
     def cvt_types(self) -> frozenset[str]:
         return frozenset(t for t in self._types if self.is_cvt_type(t))

@@ -33,6 +33,14 @@ DATASETS = {
     "webqsp-test": "webqsp/WebQSP.test.part-A.json",
     "cwq-test": "cwq/cwq.test.part-A.json",
 }
+# Named parts of a dataset: (dataset, the dev split or the rest). A dev split is for measuring only.
+SPLITS: dict[str, tuple[str, bool]] = {
+    "cwq-train": ("cwq-test", False),
+    "cwq-dev": ("cwq-test", True),
+    "webqsp-dev": ("webqsp-train", True),
+}
+# What ``nl2sparql setup`` builds the default bank from (with the Freebase schema statements).
+DEFAULT_SOURCES: tuple[str, ...] = ("webqsp-train", "cwq-train")
 
 
 def example_topics(example: Any) -> list[str]:
@@ -46,7 +54,17 @@ def example_topics(example: Any) -> list[str]:
 
 
 def load_examples(source: str, format: str | None = None) -> list[Any]:
-    """``webqsp-train`` / ``webqsp-test`` / ``cwq-test`` from the data folder, or a dataset file."""
+    """``webqsp-train`` / ``webqsp-test`` / ``cwq-test``, a split of them (``cwq-train``: CWQ part
+    A less its dev split; ``cwq-dev``; ``webqsp-dev``) from the data folder, or a dataset file;
+    ``a,b`` reads several."""
+    if "," in source and not Path(source).exists():
+        return [e for part in source.split(",") if part.strip() for e in load_examples(part.strip(), format)]
+    if source in SPLITS:
+        from nl2sparql.kg.splits import is_cwq_dev, is_webqsp_dev
+
+        whole, dev_part = SPLITS[source]
+        is_dev = is_cwq_dev if whole.startswith("cwq") else is_webqsp_dev
+        return [e for e in load_examples(whole, format) if is_dev(e) == dev_part]
     from nl2sparql.config import data_file
     from nl2sparql.kg.datasets import load_dataset
 
@@ -154,20 +172,21 @@ def build_bank_from_queries(
     source: str = "queries",
     progress: bool = False,
     every_reading: bool = True,
+    with_schema: bool = False,
 ) -> tuple[MemoryBank, BuildReport]:
     """Decompose every example's gold query and embed the statements into a bank.
 
     With ``every_reading`` (the default) the bank also holds the other readings of what the
     queries state, with support 0: the reverse direction of each predicate and every
     input/output choice through each CVT signature seen (measured: CWQ part-A coverage by a
-    WebQSP-train bank 8% -> 44%)."""
+    WebQSP-train bank 8% -> 44%). With ``with_schema`` it also holds every statement the
+    Freebase schema allows (:mod:`~nl2sparql.memory_bank.schema_statements`), support 0."""
     decomposer = decomposer or QueryDecomposer()
     bar = _bar(len(examples), "decompose", progress)
     entries, report = collect_from_examples(examples, decomposer, bar.update if bar else None)
     if bar:
         bar.close()
-    if every_reading:
-        entries = all_readings(entries, literal_predicate(decomposer.schema), reverse_of(decomposer.schema))
+    entries = stored_entries(entries, decomposer.schema, every_reading, with_schema)
     if not entries:
         raise MemoryBankError(f"no statements from {report.queries} queries ({dict(report.failed)})")
     bank = MemoryBank.build(
@@ -179,6 +198,26 @@ def build_bank_from_queries(
         progress=progress,
     )
     return bank, report
+
+
+def stored_entries(
+    entries: list[Entry], schema: FreebaseSchema | None, every_reading: bool, with_schema: bool
+) -> list[Entry]:
+    """The query log's entries plus, on request, their other readings and the schema's statements."""
+    if every_reading:
+        entries = all_readings(entries, literal_predicate(schema), reverse_of(schema))
+    if with_schema:
+        if schema is None:
+            raise MemoryBankError("schema statements need the Freebase schema (freebase-ontology/)")
+        from nl2sparql.memory_bank.schema_statements import schema_statements
+
+        collector = StatementCollector()
+        for entry in entries:
+            collector.add(entry, entry.support)
+        for stmt in schema_statements(schema):
+            collector.add(stmt, 0)
+        entries = collector.entries()
+    return entries
 
 
 def literal_predicate(schema: FreebaseSchema | None) -> Callable[[str], bool]:

@@ -53,15 +53,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--from-queries",
         metavar="SRC",
-        help="webqsp-train, webqsp-test, cwq-test, or a dataset file (WebQSP/CWQ/GrailQA JSON)",
+        help="webqsp-train, webqsp-test, cwq-test, cwq-train (CWQ part A less its dev split), or a dataset "
+        "file (WebQSP/CWQ/GrailQA/QALD JSON); several joined by commas",
     )
     source.add_argument("--from-store", metavar="DIR", help="an Oxigraph store folder (or a SPARQL endpoint URL)")
+    source.add_argument(
+        "--from-schema",
+        metavar="DIR",
+        nargs="?",
+        const="",
+        help="the Freebase ontology folder (fb_roles, fb_types; default: <data>/freebase-ontology): "
+        "every statement its relations and CVT types allow",
+    )
     build.add_argument("--format", help="dataset format of a --from-queries file (webqsp, cwq, grailqa, qald)")
     build.add_argument("--out", required=True, type=Path, help="the .nl2sq file to write")
     build.add_argument(
         "--observed-only",
         action="store_true",
         help="keep only statements seen in the queries (no other readings of them)",
+    )
+    build.add_argument(
+        "--with-schema",
+        action="store_true",
+        help="--from-queries: add every statement the Freebase schema allows (support 0)",
     )
     build.add_argument("--index", choices=("auto", "flat", "hnsw"), default="auto", help="FAISS index kind")
     build.add_argument("--limit", type=int, help="--from-store: read at most this many triples")
@@ -112,7 +126,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cov.add_argument(
         "--dataset",
         action="append",
-        help="webqsp-test, cwq-test, webqsp-train or a dataset file (repeatable; default: both tests)",
+        help="webqsp-test, cwq-test, cwq-dev, cwq-train, webqsp-train, webqsp-dev or a dataset file "
+        "(repeatable; default: both tests)",
     )
     _common(cov)
     cov.set_defaults(func=_coverage)
@@ -124,7 +139,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(dec)
     dec.set_defaults(func=_decompose)
 
-    tune = commands.add_parser("tune", help="measure recall@k and pick gamma1/gamma2 on the WebQSP dev split")
+    tune = commands.add_parser(
+        "tune", help="measure recall@k and pick gamma1/gamma2 on the dev splits, with a bank built as the default is"
+    )
+    tune.add_argument(
+        "--webqsp-only",
+        action="store_true",
+        help="the bank and the dev split of WebQSP train alone, no CWQ and no schema statements (the earlier default)",
+    )
     _common(tune)
     tune.set_defaults(func=_tune)
 
@@ -167,8 +189,23 @@ def _build(args: argparse.Namespace) -> int:
             source=args.from_queries,
             progress=progress,
             every_reading=not args.observed_only,
+            with_schema=args.with_schema,
         )
         extra["decomposition"] = report.to_json()
+    elif args.from_schema is not None:
+        from nl2sparql.kg.freebase_schema import load_schema
+        from nl2sparql.memory_bank.bank import MemoryBank
+        from nl2sparql.memory_bank.describe import TemplateDescriber
+        from nl2sparql.memory_bank.schema_statements import schema_statements
+
+        schema = load_schema(args.from_schema or None)
+        bank = MemoryBank.build(
+            schema_statements(schema),
+            describer=TemplateDescriber(schema),
+            index_settings=settings,
+            sources=("freebase-schema",),
+            progress=progress,
+        )
     else:
         from nl2sparql.memory_bank.build_store import (
             build_bank_from_store,
@@ -404,7 +441,10 @@ def _tune(args: argparse.Namespace) -> int:
     from nl2sparql.memory_bank.build_queries import load_examples
     from nl2sparql.memory_bank.tune import tune
 
-    report = tune(load_examples("webqsp-train"))
+    if args.webqsp_only:
+        report = tune(load_examples("webqsp-train"))
+    else:
+        report = tune(load_examples("webqsp-train"), cwq=load_examples("cwq-test"), with_schema=True)
     lines = [
         f"dev: {report.dev_questions} questions, {report.dev_statements} gold statements, "
         f"{report.in_bank} in the {report.bank_statements}-statement bank"

@@ -30,6 +30,7 @@ class CoverageReport:
     statements_found: int = 0
     by_structure: dict[int, list[int]] = field(default_factory=lambda: {1: [0, 0], 2: [0, 0], 3: [0, 0]})
     missing: Counter[str] = field(default_factory=Counter)
+    by_category: dict[str, list[int]] = field(default_factory=dict)  # category -> [covered, queries]
 
     @property
     def fraction(self) -> float:
@@ -49,6 +50,7 @@ class CoverageReport:
                 str(k): {"found": v[0], "total": v[1]} for k, v in self.by_structure.items()
             },
             "most_missing": [{"sparql": k, "queries": n} for k, n in self.missing.most_common(top)],
+            "by_category": {c: {"covered": v[0], "queries": v[1]} for c, v in sorted(self.by_category.items())},
         }
 
     def line(self) -> str:
@@ -57,6 +59,8 @@ class CoverageReport:
             f"statements {self.statements_found}/{self.statements}",
             "by structure " + " ".join(f"{k}:{v[0]}/{v[1]}" for k, v in self.by_structure.items()),
         ]
+        if self.by_category:
+            parts.append("by category " + " ".join(f"{c}:{v[0]}/{v[1]}" for c, v in sorted(self.by_category.items())))
         return "; ".join(parts)
 
 
@@ -72,6 +76,8 @@ def coverage(
     report = CoverageReport(dataset)
     for example in examples:
         report.queries += 1
+        tally = report.by_category.setdefault(getattr(example, "category", None) or "none", [0, 0])
+        tally[1] += 1
         try:
             result = decomposer.decompose_example(example)
         except MemoryBankError:
@@ -90,6 +96,7 @@ def coverage(
             else:
                 report.missing[key] += 1
         if len(found) == len(graph):
+            tally[0] += 1
             report.covered += 1
             report.covered_complete += result.complete
     return report

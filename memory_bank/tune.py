@@ -45,13 +45,7 @@ from typing import Any
 import numpy as np
 
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.memory_bank.build_queries import (
-    QueryDecomposer,
-    collect_from_examples,
-    literal_predicate,
-    reverse_of,
-)
-from nl2sparql.memory_bank.build_store import all_readings
+from nl2sparql.memory_bank.build_queries import QueryDecomposer, collect_from_examples, stored_entries
 from nl2sparql.memory_bank.embedder import Embedder
 from nl2sparql.memory_bank.recall import RecallSettings, select
 from nl2sparql.memory_bank.statement import Statement
@@ -169,45 +163,58 @@ def tune(
     precision: float = 0.93,
     max_mean: float = 2.0,
     max_n: int = 5,
+    cwq: Sequence[Any] = (),
+    with_schema: bool = False,
 ) -> TuneReport:
+    """Recall@k and the thresholds, on the WebQSP dev split (and the CWQ dev split when ``cwq``
+    is given), with a bank built as the default is from everything else: WebQSP train less
+    its dev split, CWQ part A less its dev split, and with ``with_schema`` the schema's statements."""
+    from nl2sparql.kg.splits import is_cwq_dev
+
     decomposer = decomposer or QueryDecomposer()
-    dev = [e for e in examples if is_dev(e.id)]
-    rest = [e for e in examples if not is_dev(e.id)]
-    entries, _ = collect_from_examples(rest, decomposer)
-    entries = all_readings(entries, literal_predicate(decomposer.schema), reverse_of(decomposer.schema))
+    dev_sets = {"": [e for e in examples if is_dev(e.id)]}
+    stored = [e for e in examples if not is_dev(e.id)]
+    if cwq:
+        dev_sets["cwq dev "] = [e for e in cwq if is_cwq_dev(e)]
+        stored += [e for e in cwq if not is_cwq_dev(e)]
+    entries, _ = collect_from_examples(stored, decomposer)
+    entries = stored_entries(entries, decomposer.schema, True, with_schema)
     bank = MemoryBank.build(entries, embedder=embedder, describer=decomposer.describer, sources=("webqsp-train-dev",))
     row_of = {s.key: i for i, s in enumerate(bank.statements)}
-
-    sets = {"grounded": QuerySet(), "question": QuerySet()}
+    sets: dict[str, QuerySet] = {}
     dev_statements = in_bank = 0
-    for example in dev:
-        try:
-            result = decomposer.decompose_example(example)
-        except Exception:  # noqa: BLE001 - a dev question that does not decompose has no gold
-            continue
-        labels = {f"ns:{k}": v for k, v in (example.entities or {}).items() if v}
-        for occ in result.statements:
-            stmt = occ.entry
-            assert isinstance(stmt, Statement)
-            dev_statements += 1
-            gold = row_of.get(stmt.key, -1)
-            in_bank += gold >= 0
-            sets["grounded"].texts.append(ground(stmt.description, dict(occ.bindings), labels, stmt.output))
-            sets["grounded"].gold.append(gold)
-            sets["question"].texts.append(example.question)
-            sets["question"].gold.append(gold)
-
+    for prefix, dev in dev_sets.items():
+        grounded, question = (
+            sets.setdefault(f"{prefix}grounded", QuerySet()),
+            sets.setdefault(f"{prefix}question", QuerySet()),
+        )
+        for example in dev:
+            try:
+                result = decomposer.decompose_example(example)
+            except Exception:  # noqa: BLE001 - a dev question that does not decompose has no gold
+                continue
+            labels = {f"ns:{k}": v for k, v in (example.entities or {}).items() if v}
+            for occ in result.statements:
+                stmt = occ.entry
+                assert isinstance(stmt, Statement)
+                dev_statements += 1
+                gold = row_of.get(stmt.key, -1)
+                in_bank += gold >= 0
+                grounded.texts.append(ground(stmt.description, dict(occ.bindings), labels, stmt.output))
+                grounded.gold.append(gold)
+                question.texts.append(example.question)
+                question.gold.append(gold)
     figures: dict[str, dict[int, float]] = {}
     ranked: list[Ranked] = []
+    gold: list[int] = []
     for name, qs in sets.items():
         vectors = bank.embedder.encode(qs.texts)
         for weight in (0.0, RecallSettings().support_weight):
             ranks = rank_all(bank, vectors, weight)
             figures[f"{name}, support prior {weight}"] = recall_at(ranks, qs.gold)
-            if name == "grounded" and weight:
-                ranked = ranks
-
-    gold = sets["grounded"].gold
+            if name.endswith("grounded") and weight:
+                ranked += ranks
+                gold += qs.gold
     grid = []
     for g1 in np.arange(0.50, 1.001, 0.05):
         for g2 in np.arange(0.30, g1 + 1e-9, 0.05):
@@ -220,7 +227,7 @@ def tune(
     pool = candidates or [g for g in grid if g["gamma1"] == gamma1]
     best = max(pool, key=lambda g: (g["hit_rate"], g["gamma2"]))
     return TuneReport(
-        dev_questions=len(dev),
+        dev_questions=sum(len(dev) for dev in dev_sets.values()),
         bank_statements=len(bank.statements),
         dev_statements=dev_statements,
         in_bank=in_bank,

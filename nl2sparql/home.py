@@ -1,8 +1,9 @@
 """``nl2sparql setup``: build the embedded default into the home folder from the data folder.
 
 The default is a small but real Freebase: the FB15k-237 triples with their CVT nodes
-restored, in an on-disk Oxigraph store; a memory bank decomposed from the WebQSP train
-gold queries; the exemplar memory of the planner; and the planner. Each step writes into
+restored, in an on-disk Oxigraph store; a memory bank decomposed from the gold queries of
+WebQSP train and of CWQ part A without its dev split, with every statement the Freebase
+schema allows beside them; the exemplar memory of the planner; and the planner. Each step writes into
 a temporary name and renames it into place, and a step whose output exists is skipped
 (``--force`` rebuilds), so an interrupted setup resumes where it stopped and never leaves
 a half-built default.
@@ -25,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.config import data_dir, data_file, home_dir
+from nl2sparql.config import data_dir, home_dir
 
 
 def _step(name: str, target: Path, force: bool, report: dict[str, Any]) -> bool:
@@ -67,19 +68,32 @@ def build_store(home: Path, force: bool, progress: bool, report: dict[str, Any])
 
 
 def build_bank(home: Path, force: bool, progress: bool, report: dict[str, Any]) -> Path:
-    from nl2sparql.kg.datasets import load_dataset
     from nl2sparql.memory_bank.bank_file import save_bank
-    from nl2sparql.memory_bank.build_queries import build_bank_from_queries
+    from nl2sparql.memory_bank.build_queries import DEFAULT_SOURCES, build_bank_from_queries, load_examples
 
     bank_path = home / "bank.nl2sq"
     if _step("bank", bank_path, force, report):
         began = time.perf_counter()
-        examples = load_dataset(data_file("webqsp/WebQSP.train.json"), "webqsp")
-        bank, built = build_bank_from_queries(examples, source="webqsp-train", progress=progress)
+        sources = ",".join(s for s in DEFAULT_SOURCES if _has_source(s))
+        bank, built = build_bank_from_queries(
+            load_examples(sources), source=f"{sources},freebase-schema", progress=progress, with_schema=True
+        )
         save_bank(bank, bank_path)
-        counts = bank.counts()
-        report["bank"] = f"{counts} from {built.queries} queries in {time.perf_counter() - began:.1f} s"
+        observed = sum(s.support > 0 for s in bank.statements)
+        report["bank"] = (
+            f"{len(bank.statements):,} statements ({observed:,} seen in {built.queries:,} queries of {sources}, "
+            f"the rest other readings and the Freebase schema's), {len(bank.constraints)} constraints "
+            f"in {time.perf_counter() - began:.1f} s"
+        )
     return bank_path
+
+
+def _has_source(name: str) -> bool:
+    """Whether the data folder holds a default bank source (a small data folder may lack CWQ)."""
+    from nl2sparql.memory_bank.build_queries import DATASETS, SPLITS
+
+    data = data_dir()
+    return data is not None and (data / DATASETS[SPLITS.get(name, (name, False))[0]]).is_file()
 
 
 def build_exemplars(home: Path, force: bool, report: dict[str, Any]) -> Path:

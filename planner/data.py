@@ -10,34 +10,15 @@ left out (reported, so a drop in synthesis shows up in the numbers).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nl2sparql.kg.splits import is_cwq_dev, is_webqsp_dev
 from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE, PlanPair, make_pair, write_pairs
 from nl2sparql.planner.target_text import STEP_SEPARATOR
-
-_NUMBER = re.compile(r"(\d+)")
-
-
-def _number(identifier: object) -> int | None:
-    found = _NUMBER.search(str(identifier or ""))
-    return int(found.group(1)) if found else None
-
-
-def is_webqsp_dev(example: Any) -> bool:
-    """WebQSP train dev split: ``WebQTrn-N`` with ``N % 10 == 0``."""
-    n = _number(example.id)
-    return n is not None and n % 10 == 0
-
-
-def is_cwq_dev(example: Any) -> bool:
-    """CWQ dev split: the ``webqsp_ID`` number ``N`` has ``N % 5 == 0``."""
-    n = _number(example.extra.get("webqsp_id"))
-    return n is not None and n % 5 == 0
 
 
 @dataclass
