@@ -72,6 +72,7 @@ class FreebaseSchema:
         self._parents = parents
         self._reverse = reverse
         self._incoming: Counter[str] | None = None
+        self._pairs: Counter[tuple[str, str]] | None = None
         self._types: frozenset[str] = frozenset(
             {r.domain for r in roles.values()} | {r.range for r in roles.values()} | set(parents)
         )
@@ -165,6 +166,14 @@ class FreebaseSchema:
         if self._incoming is None:
             self._incoming = Counter(role.range for role in self._roles.values())
         return self._incoming.get(local_name(type_id), 0)
+
+    def parallel(self, predicate: str) -> int:
+        """How many relations share this one's domain and range (``co2_emissions_total``,
+        ``co2_emissions_commercial``...: statistical region -> CO2 emission); 0 when unknown."""
+        if self._pairs is None:
+            self._pairs = Counter((role.domain, role.range) for role in self._roles.values())
+        role = self.role(predicate)
+        return self._pairs.get((role.domain, role.range), 0) if role else 0
 
     def cvt_types(self) -> frozenset[str]:
         return frozenset(t for t in self._types if self.is_cvt_type(t))

@@ -214,16 +214,23 @@ class TemplateDescriber:
         out_role = self._role(t_out, target)
         in_role = words(t_in.predicate) if t_in.object == CVT_SLOT else self._role(t_in, source)
         holder = self._the(self._input_type(t_in), source)
+        by_relation = self._named_by_relation(t_in)
         if _stem(out_role) == _stem(in_role) or _stem(in_role).endswith(_stem(out_role)):
-            return f"{target} is the {out_role} of {holder}"
-        cvt_type = self._cvt_type(t_in)
-        cvt = (None if self._is_hub(cvt_type) else self.noun(cvt_type)) or in_role
+            return f"{target} is the {in_role if by_relation else out_role} of {holder}"
+        cvt = (None if by_relation else self.noun(self._cvt_type(t_in))) or in_role
         return f"{target} is the {out_role} of the {cvt} of {holder}"
 
-    def _is_hub(self, type_id: str | None) -> bool:
-        """A CVT type that many relations lead into says less than the relation that led there
-        (``the rate of the child labor percent of``, not ``the rate of the dated percentage of``)."""
-        return bool(type_id) and self.schema is not None and self.schema.incoming(type_id) > HUB_INCOMING
+    def _named_by_relation(self, t_in: Triple) -> bool:
+        """Whether the relation into the CVT, not the CVT's type, must name it: the type is a hub
+        that many relations lead into (``the rate of the child labor percent of``, not ``of the
+        dated percentage of``), or the input's type has several relations into it
+        (``co2_emissions_total``, ``co2_emissions_commercial``)."""
+        if self.schema is None or t_in.object != CVT_SLOT:
+            return False
+        cvt_type = self._cvt_type(t_in)
+        return bool(cvt_type) and (
+            self.schema.incoming(cvt_type) > HUB_INCOMING or self.schema.parallel(t_in.predicate) > 1
+        )
 
     def _three(self, t_ins: tuple[Triple, ...], t_out: Triple, sources: tuple[str, ...], target: str) -> str:
         cvt = self.noun(self._cvt_type(t_out)) or "record"
