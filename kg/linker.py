@@ -40,6 +40,7 @@ from nl2sparql.kg.label_index import (
     FREEBASE_NS,
     NAME,
     NAME_SQUASHED,
+    BuildReport,
     LabelIndex,
     entity_iri,
     load_or_build,
@@ -166,6 +167,7 @@ class EntityLinker:
         self.index = index
         self.weights = weights or RankWeights()
         self.mention_prior = mention_prior
+        self.report: BuildReport | None = None  # how the index was built, when from a store
 
     @classmethod
     def from_store(
@@ -184,6 +186,7 @@ class EntityLinker:
         """
         index, report = load_or_build(store, cache_path, **options)
         linker = cls(index, weights)
+        linker.report = report
         if training:
             prior_cache = report.cache_path.with_name(PRIOR_CACHE_FILE) if report.cache_path else None
             linker.mention_prior = learn_from_datasets(
