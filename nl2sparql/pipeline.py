@@ -34,7 +34,9 @@ def check_question(question: object) -> str:
     if not text:
         raise InvalidQuestion("the question is empty")
     if len(text) > MAX_QUESTION_CHARS:
-        raise InvalidQuestion(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
+        raise InvalidQuestion(
+            f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read (MAX_QUESTION_CHARS)"
+        )
     if "\x00" in text:
         raise InvalidQuestion("the question contains a NUL character")
     try:

@@ -1,4 +1,4 @@
-"""Plans over the size limits are refused before any work, with an error naming the limit.
+"""Plans and questions over the size limits are refused before any work, naming the limit.
 
 A 5,000-step plan sent to ``nl2sparql compile`` used to spend minutes embedding and
 reconstructing its steps; now it is refused before the bank is even opened (the test
@@ -66,3 +66,13 @@ def test_a_built_plan_object_over_the_limit_is_refused(tmp_path: Path) -> None:
     huge = Plan(small.type, small.steps[:-1] * 2500 + small.steps[-1:])
     with pytest.raises(PlanError, match=r"the plan has 5,001 steps; .* \(MAX_PLAN_STEPS\)"):
         compiler.resolve(huge, BEATLES)
+
+
+def test_ask_refuses_an_overlong_question_before_opening_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "missing")
+    argv = ["ask", "why " * 1500, "--store", missing, "--bank", missing]  # 5,999 characters once stripped
+    assert main(argv) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the question has 5,999 characters" in err[0] and "MAX_QUESTION_CHARS" in err[0]
