@@ -99,6 +99,19 @@ DEGREE_QUERY = (
     f'FILTER(isIRI(?e) && !STRSTARTS(STR(?e), "{FREEBASE_NS}")) }} GROUP BY ?e'
 )
 
+def iri_name(iri: str) -> str | None:
+    """The name an unlabelled entity is shown by: its local name as words, for IRIs outside
+    Freebase (a nameless Freebase node is a CVT and has none).
+
+    >>> iri_name("http://example.org/music/data/LiverpoolC"), iri_name("http://rdf.freebase.com/ns/m.0abc")
+    ('Liverpool C', None)
+    """
+    if iri.startswith((FREEBASE_NS, *VOCABULARIES)):
+        return None
+    made = local_name_words(iri)
+    return made[0] if made else None
+
+
 # A label record as label_index reads it: (entity IRI, predicate, text).
 Record = tuple[str, str, str]
 
