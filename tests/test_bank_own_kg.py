@@ -65,6 +65,8 @@ def test_descriptions_come_from_labels_domains_ranges_and_local_names(bank: Memo
     assert described[f"?e1 <{MO}bornIn> ?e2 ."] == "?e2 is the city that the person ?e1 is born in"
     # domain and range from an OWL restriction on Album
     assert described[f"?e1 <{MO}recordedBy> ?e2 ."] == "?e2 is the band that the album ?e1 is recorded by"
+    # a verb, a preposition, a noun: the noun says what the value is
+    assert described[f"?e1 <{MO}formedInYear> ?e2 ."] == "?e2 is the year that the band ?e1 is formed in"
     rdf_type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
     assert described[f"?e1 {rdf_type} ?e2 ."] == "?e2 is the type of ?e1"
     structure_2 = f"?e1 <{MO}wonAward> ?cvt . ?cvt <{MO}awardYear> ?e2 ."
@@ -87,6 +89,8 @@ def test_recall_finds_the_graphs_relations(bank: MemoryBank) -> None:
     assert top.sparql == f"?e1 <{MO}hasMember> ?e2 ."
     top = bank.recall("the band that recorded the album Abbey Road").candidates[0].entry
     assert top.sparql == f"?e1 <{MO}recordedBy> ?e2 ."
+    top = bank.recall("the year the band Queen was formed").candidates[0].entry
+    assert top.sparql == f"?e1 <{MO}formedInYear> ?e2 ."
 
 
 def test_graph_schema_reads_restrictions_and_keeps_rdfs_first(store: Store) -> None:
