@@ -84,6 +84,11 @@ _YEAR = re.compile(r"\d{4}")
 #: Longer lines are refused before parsing: no sentence of a plan is this long, and the
 #: free-text terminals' look-aheads would make pathological lines slow.
 MAX_LINE_LENGTH = 2000
+#: Plans with more steps or characters are refused before any work: real plans have a
+#: handful of steps, and every step costs an embedding and a reconstruction search (a
+#: 5,000-step plan spent about a minute in recall alone before these bounds).
+MAX_PLAN_STEPS = 64
+MAX_PLAN_CHARS = 20_000
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -251,6 +256,7 @@ def read_plan(text: str) -> tuple[Plan, list[int], int]:
     if not isinstance(text, str):
         raise TypeError(f"plan text must be str, not {type(text).__name__}")
     text = text.replace("\r\n", "\n")
+    check_plan_size(text)
     for number, line in enumerate(text.split("\n"), start=1):
         if len(line) > MAX_LINE_LENGTH:
             raise PlanSyntaxError(
@@ -273,6 +279,20 @@ def read_plan(text: str) -> tuple[Plan, list[int], int]:
     lines = [line for _step, line in numbered]
     last_line = len(text.rstrip().split("\n")) + 1 if text.strip() else 1
     return Plan(plan_type, steps), lines, last_line
+
+
+def check_plan_size(text: str | None = None, steps: int | None = None) -> None:
+    """Refuse a plan over :data:`MAX_PLAN_CHARS` characters or :data:`MAX_PLAN_STEPS` steps
+    (step lines for text, ``steps`` for a plan already built) with a :class:`PlanError`."""
+    if text is not None:
+        if len(text) > MAX_PLAN_CHARS:
+            raise PlanError(
+                f"the plan has {len(text):,} characters; a plan has at most {MAX_PLAN_CHARS:,} (MAX_PLAN_CHARS)"
+            )
+        lines = [line for line in text.split("\n") if line.strip()]
+        steps = sum(not line.lstrip().lower().startswith("type:") for line in lines)
+    if steps is not None and steps > MAX_PLAN_STEPS:
+        raise PlanError(f"the plan has {steps:,} steps; a plan has at most {MAX_PLAN_STEPS} (MAX_PLAN_STEPS)")
 
 
 def parse_plan(text: str) -> Plan:

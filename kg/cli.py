@@ -23,6 +23,17 @@ KG_EPILOG = """examples:
   nl2sparql kg load fb15k237.nt.gz --store ./store
   nl2sparql kg query --store ./store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
   nl2sparql kg stats --store ./store
+  nl2sparql kg link --store ./store "who are the members of the beatles"
+"""
+
+LINK_EPILOG = """Entities are found by their labels (rdfs:label, skos:prefLabel/altLabel, schema:name,
+foaf:name, Freebase names) and, for entities with none, by words of their IRI's local
+name (JohnLennonP -> "John Lennon P", also matched as "John Lennon"). The first line
+says how many entities each source named. The index is cached in the store folder.
+
+examples:
+  nl2sparql kg link --store ./store "which band was john lennon a member of"
+  nl2sparql kg link --store ./store "paul mccartney" --top 3 --json
 """
 
 IMPORT_EPILOG = """FB15k-237 collapses Freebase CVT nodes into relations such as
@@ -117,6 +128,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     stats.add_argument("--top", type=int, default=20, help="predicates to list (default 20)")
     stats.add_argument("--json", action="store_true", help="print all counts as JSON")
     stats.set_defaults(func=_stats)
+
+    link = commands.add_parser(
+        "link",
+        help="the entities a question names (and what the index holds)",
+        epilog=LINK_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    _target_options(link)
+    link.add_argument("question", help="the question text")
+    link.add_argument("--top", type=int, default=5, help="candidates to list (default 5)")
+    link.add_argument("--json", action="store_true", help="print the index report and candidates as JSON")
+    link.set_defaults(func=_link)
 
 
 def _target_options(parser: argparse.ArgumentParser) -> None:
@@ -233,6 +256,26 @@ def _stats(args: argparse.Namespace) -> int:
     ranked = sorted(stats.predicates.items(), key=lambda kv: (-kv[1], kv[0]))
     for predicate, count in ranked[: max(args.top, 0)]:
         print(f"  {count:>10,}  {predicate}")
+    return 0
+
+
+def _link(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from nl2sparql.kg.label_index import source_name
+    from nl2sparql.kg.linker import EntityLinker
+
+    with _open(args) as store:
+        linker = EntityLinker.from_store(store)
+    report = linker.report
+    candidates = linker.link(args.question, k=max(args.top, 0))
+    if args.json:
+        indexed = {"entities": report.entities, "sources": {source_name(k): v for k, v in report.sources.items()}}
+        print(json.dumps({"index": indexed, "candidates": [asdict(c) for c in candidates]}, indent=2))
+        return 0
+    print(report.describe())
+    for c in candidates:
+        print(f"  {c.score:6.3f}  {c.entity_id}  {c.name!r}  ({c.match} match of {c.mention!r})")
     return 0
 
 

@@ -12,8 +12,14 @@ how. Gold SPARQL is kept exactly as written (WebQSP and CWQ queries are Virtuoso
 - CWQ: category is ``compositionality_type``; entities are ``topic_entity``.
 - GrailQA: category is the ``function`` (``count``, ``argmax``, ``<=``...; ``None`` for
   ``none``); ``level`` and the S-expression are in ``extra``.
-- QALD (JSON): question text in one language (English by default), category is
-  ``answertype``; QALD has no entity annotation, so ``entities`` is empty.
+- QALD (JSON): question text in one language (English by default) from a list of
+  ``{language, string}`` or a mapping; category is ``answertype``; answers are the values
+  of SPARQL JSON results, with yes/no answers (top level or nested in a binding) as
+  ``"true"`` / ``"false"`` and numbers as their text. QALD has no entity annotation, so
+  ``entities`` is empty.
+
+A record that cannot be read rejects the file with an error naming the record (its index
+and id), as every reader here does: a dataset is a gold standard, not a best effort.
 """
 
 from __future__ import annotations
@@ -252,38 +258,90 @@ def _read_grailqa(data: list[Mapping[str, Any]]) -> list[Example]:
 # -- QALD ----------------------------------------------------------------------------------
 
 
+def _qald_id(record: Mapping[str, Any], index: int) -> str:
+    return f"record {index} ({record.get('id')})"
+
+
 def _qald_text(record: Mapping[str, Any], language: str, index: int) -> str:
+    """The question in ``language``: a string, a list of ``{language, string}`` (QALD-7/9) or a
+    ``{language: string}`` mapping; ``en`` also takes ``en-US`` and the like."""
     texts = _get(record, "question", index)
     if isinstance(texts, str):
         return texts
-    for entry in texts:
-        if entry.get("language") == language and entry.get("string"):
-            return entry["string"]
-    raise _RecordError(f"record {index} ({record.get('id')}): no question in language {language!r}")
+    if isinstance(texts, Mapping):
+        texts = [{"language": k, "string": v} for k, v in texts.items()]
+    if not isinstance(texts, list):
+        raise _RecordError(f"{_qald_id(record, index)}: 'question' is a {type(texts).__name__}")
+    entries = [e for e in texts if isinstance(e, Mapping) and isinstance(e.get("string"), str) and e["string"]]
+    for exact in (True, False):
+        for entry in entries:
+            tag = str(entry.get("language") or "").lower()
+            if tag == language or (not exact and tag.split("-")[0] == language):
+                return entry["string"]
+    raise _RecordError(f"{_qald_id(record, index)}: no question in language {language!r}")
 
 
-def _qald_answers(record: Mapping[str, Any]) -> tuple[str, ...]:
+def _qald_value(term: Any, where: str) -> str:
+    """One answer value: an RDF term (``{"type", "value"}``), a yes/no nested as a term
+    (``{"boolean": true}``) or given bare, a number or a string."""
+    if isinstance(term, Mapping):
+        if "value" in term:
+            return _qald_value(term["value"], where)
+        if "boolean" in term:
+            return _qald_value(term["boolean"], where)
+        raise _RecordError(f"{where}: an answer term without 'value' or 'boolean': {json.dumps(term)[:80]}")
+    if isinstance(term, bool):
+        return "true" if term else "false"
+    if isinstance(term, int | float | str):
+        return str(term)
+    raise _RecordError(f"{where}: an answer value of type {type(term).__name__}")
+
+
+def _qald_answers(record: Mapping[str, Any], index: int) -> tuple[str, ...]:
+    """Every answer value: SPARQL JSON results (bindings or ``boolean``), one answer object
+    instead of a list, or bare values."""
+    where = _qald_id(record, index)
+    answers = record.get("answers") or ()
+    if isinstance(answers, Mapping):
+        answers = [answers]
+    if not isinstance(answers, list):
+        raise _RecordError(f"{where}: 'answers' is a {type(answers).__name__}")
     values: list[str] = []
-    for answer in record.get("answers") or ():
-        if "boolean" in answer:
-            values.append("true" if answer["boolean"] else "false")
+    for answer in answers:
+        if not isinstance(answer, Mapping):
+            values.append(_qald_value(answer, where))
             continue
-        for binding in answer.get("results", {}).get("bindings", []):
-            values.extend(str(term["value"]) for term in binding.values())
+        if "boolean" in answer:
+            values.append(_qald_value(answer["boolean"], where))
+        results = answer.get("results")
+        bindings = results.get("bindings", []) if isinstance(results, Mapping) else []
+        for binding in bindings:
+            if not isinstance(binding, Mapping):
+                raise _RecordError(f"{where}: a binding is a {type(binding).__name__}, not an object")
+            values.extend(_qald_value(term, where) for term in binding.values())
     return tuple(values)
+
+
+def _qald_sparql(record: Mapping[str, Any]) -> str | None:
+    """``{"query": {"sparql": ...}}`` (QALD-7/9) or ``{"query": "..."}``; ``None`` when absent."""
+    query = record.get("query")
+    if isinstance(query, Mapping):
+        query = query.get("sparql")
+    return query if isinstance(query, str) and query.strip() else None
 
 
 def _read_qald(data: Mapping[str, Any], language: str = "en") -> list[Example]:
     examples = []
     for index, record in enumerate(data["questions"]):
-        query = record.get("query") or {}
+        if not isinstance(record, Mapping):
+            raise _RecordError(f"record {index}: a {type(record).__name__}, not an object")
         examples.append(
             Example(
                 id=str(_get(record, "id", index)),
                 question=_qald_text(record, language, index),
                 entities=_frozen({}),
-                gold_sparql=query.get("sparql") if isinstance(query, dict) else None,
-                answers=_qald_answers(record),
+                gold_sparql=_qald_sparql(record),
+                answers=_qald_answers(record, index),
                 category=record.get("answertype"),
                 dataset="qald",
                 extra=_frozen(

@@ -12,6 +12,10 @@ Labels are compared after :func:`normalize` (case-folding, NFKD accent stripping
 punctuation to spaces, whitespace collapsed). A label with punctuation inside is also
 indexed with the punctuation dropped, so that ``U.S. Open`` is found from ``us open`` and
 ``Schleswig-Holstein`` from ``schleswig holstein``.
+
+Entities that no label predicate names get a name made from their IRI's local name
+(:mod:`nl2sparql.kg.local_names`), so graphs whose names live only in IRIs can be linked too;
+the index counts how many entities each source named (:attr:`LabelIndex.sources`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any, Protocol
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.kg.atomic import atomic_output
+from nl2sparql.kg.local_names import DEGREE_QUERY, LOCAL_NAME, LOCAL_NAME_VARIANT, local_name_records, schema_terms
 
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
 FREEBASE_NAME = FREEBASE_NS + "type.object.name"
@@ -36,15 +41,26 @@ FREEBASE_ALIAS = FREEBASE_NS + "common.topic.alias"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 SKOS_PREF_LABEL = "http://www.w3.org/2004/02/skos/core#prefLabel"
 SKOS_ALT_LABEL = "http://www.w3.org/2004/02/skos/core#altLabel"
+SCHEMA_NAME = "http://schema.org/name"
+SCHEMA_NAME_HTTPS = "https://schema.org/name"
+FOAF_NAME = "http://xmlns.com/foaf/0.1/name"
 
 # Names an entity is shown by (the first one found, in this order) and matched on.
-DEFAULT_NAME_PREDICATES: tuple[str, ...] = (FREEBASE_NAME, RDFS_LABEL, SKOS_PREF_LABEL)
+DEFAULT_NAME_PREDICATES: tuple[str, ...] = (
+    FREEBASE_NAME,
+    RDFS_LABEL,
+    SKOS_PREF_LABEL,
+    SCHEMA_NAME,
+    SCHEMA_NAME_HTTPS,
+    FOAF_NAME,
+)
 # Other names an entity is matched on but not shown by.
 DEFAULT_ALIAS_PREDICATES: tuple[str, ...] = (SKOS_ALT_LABEL, FREEBASE_ALIAS)
 
 CACHE_FILE = "label-index.json.gz"
 ENDPOINT_PAGE_SIZE = 10_000
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+ALIAS_ONLY = "alias"  # the source of an entity that only aliases name
 
 # How a label key was made from a label (kept per key so a ranker can weigh them).
 NAME, NAME_SQUASHED, ALIAS, ALIAS_SQUASHED = 0, 1, 2, 3
@@ -146,6 +162,27 @@ class BuildReport:
     cache_path: Path | None
     cache_bytes: int
     loaded_from_cache: bool
+    sources: dict[str, int]  # label predicate (or ``local name``) -> entities it named
+
+    def describe(self) -> str:
+        """``12 entities named: 10 by rdfs:label, 2 by IRI local names``."""
+        parts = [f"{n:,} by {source_name(source)}" for source, n in self.sources.items()]
+        return f"{self.entities:,} entities named: " + (", ".join(parts) or "none")
+
+
+def source_name(source: str) -> str:
+    """A label predicate as a reader knows it (``rdfs:label``; ``IRI local names``)."""
+    known = {
+        LOCAL_NAME: "IRI local names",
+        ALIAS_ONLY: "aliases only",
+        FREEBASE_NAME: "type.object.name",
+        RDFS_LABEL: "rdfs:label",
+        SKOS_PREF_LABEL: "skos:prefLabel",
+        SCHEMA_NAME: "schema:name",
+        SCHEMA_NAME_HTTPS: "schema:name",
+        FOAF_NAME: "foaf:name",
+    }
+    return known.get(source, source)
 
 
 class LabelIndex:
@@ -164,10 +201,12 @@ class LabelIndex:
         "keys",
         "labels",
         "languages",
+        "local_names",
         "log_degree",
         "name_predicates",
         "names",
         "namespace",
+        "sources",
         "token_keys",
         "vocabulary",
         "_by_length",
@@ -186,6 +225,8 @@ class LabelIndex:
         namespace: str = FREEBASE_NS,
         languages: Sequence[str] | None = ("en",),
         fingerprint: int | None = None,
+        local_names: bool = True,
+        sources: dict[str, int] | None = None,
     ) -> None:
         if not (len(ids) == len(names) == len(degrees)):
             raise LabelIndexError("ids, names and degrees must have the same length")
@@ -198,6 +239,8 @@ class LabelIndex:
         self.namespace = namespace
         self.languages = tuple(languages) if languages is not None else None
         self.fingerprint = fingerprint
+        self.local_names = local_names
+        self.sources = dict(sources or {})
         top = max(self.degrees, default=0)
         scale = math.log1p(top) or 1.0
         self.log_degree = [math.log1p(d) / scale for d in self.degrees]
@@ -253,10 +296,15 @@ class LabelIndex:
         namespace: str = FREEBASE_NS,
         languages: Sequence[str] | None = ("en",),
         fingerprint: int | None = None,
+        local_names: bool = True,
     ) -> LabelIndex:
-        """An index from label triples and an entity -> degree map (entities without one get 0)."""
-        rank = {p: i for i, p in enumerate(name_predicates)}
-        alias_set = set(alias_predicates)
+        """An index from label triples and an entity -> degree map (entities without one get 0).
+
+        Records under :data:`LOCAL_NAME` name an entity after every label predicate; those
+        under :data:`LOCAL_NAME_VARIANT` are matched like aliases."""
+        shown = (*name_predicates, LOCAL_NAME)
+        rank = {p: i for i, p in enumerate(shown)}
+        alias_set = {*alias_predicates, LOCAL_NAME_VARIANT}
         positions: dict[str, int] = {}
         best_name: list[tuple[int, str]] = []
         labels: list[tuple[int, bool, str]] = []
@@ -281,6 +329,10 @@ class LabelIndex:
                 seen.add(label)
                 labels.append(label)
         ids = list(positions)
+        sources: dict[str, int] = {}
+        for order, _ in best_name:
+            source = shown[order] if order < len(shown) else ALIAS_ONLY
+            sources[source] = sources.get(source, 0) + 1
         return cls(
             ids,
             [text for _, text in best_name],
@@ -291,6 +343,8 @@ class LabelIndex:
             namespace=namespace,
             languages=languages,
             fingerprint=fingerprint,
+            local_names=local_names,
+            sources=dict(sorted(sources.items(), key=lambda item: (-item[1], item[0]))),
         )
 
     # -- persistence --------------------------------------------------------------
@@ -304,6 +358,8 @@ class LabelIndex:
             "namespace": self.namespace,
             "languages": list(self.languages) if self.languages is not None else None,
             "fingerprint": self.fingerprint,
+            "local_names": self.local_names,
+            "sources": self.sources,
             "ids": self.ids,
             "names": self.names,
             "degrees": self.degrees,
@@ -329,8 +385,10 @@ class LabelIndex:
                 namespace=data["namespace"],
                 languages=data["languages"],
                 fingerprint=data["fingerprint"],
+                local_names=bool(data["local_names"]),
+                sources={str(k): int(v) for k, v in data["sources"].items()},
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise LabelIndexError(f"{source} is malformed: {exc!r}") from exc
 
     def save(self, path: Path) -> int:
@@ -440,8 +498,10 @@ def build_label_index(
     namespace: str = FREEBASE_NS,
     page_size: int | None = None,
     fingerprint: int | None = None,
+    local_names: bool = True,
 ) -> LabelIndex:
-    """Read labels and degrees out of ``store`` (``page_size`` pages both with LIMIT/OFFSET)."""
+    """Read labels and degrees out of ``store`` (``page_size`` pages both with LIMIT/OFFSET);
+    with ``local_names``, entities no label predicate names are named from their IRIs."""
     predicates = tuple(dict.fromkeys((*name_predicates, *alias_predicates)))
     if not predicates:
         raise LabelIndexError("no label predicates given")
@@ -454,6 +514,15 @@ def build_label_index(
             key=lambda r: (r.entity, r.predicate, r.text),
         )
         degrees = read_degrees(store, predicates, page_size=page_size)
+        # A labelled class or property is the graph's vocabulary, not an entity a question is about.
+        schema = {iri for iri in schema_terms(store) if not iri.startswith(FREEBASE_NS)}
+        records = [r for r in records if r.entity not in schema]
+        if local_names:
+            named = {r.entity for r in records}
+            rows = _paged(store, DEGREE_QUERY, "?e", page_size)
+            made, made_degrees = local_name_records(rows, named, schema)
+            records += [LabelRecord(*record) for record in sorted(made)]
+            degrees.update(made_degrees)
     except Nl2SparqlError as exc:
         raise LabelIndexError(f"cannot read labels from the store: {exc}") from exc
     return LabelIndex.from_records(
@@ -464,6 +533,7 @@ def build_label_index(
         namespace=namespace,
         languages=languages,
         fingerprint=fingerprint,
+        local_names=local_names,
     )
 
 
@@ -483,6 +553,7 @@ def load_or_build(
     namespace: str = FREEBASE_NS,
     page_size: int | None | str = "auto",
     rebuild: bool = False,
+    local_names: bool = True,
 ) -> tuple[LabelIndex, BuildReport]:
     """The cached index when it was built from this store with these settings, else a fresh
     one, written to the cache.
@@ -505,6 +576,7 @@ def load_or_build(
         tuple(alias_predicates),
         tuple(languages) if languages is not None else None,
         namespace,
+        local_names,
     )
     if path is not None and path.is_file() and not rebuild:
         try:
@@ -521,6 +593,7 @@ def load_or_build(
         namespace=namespace,
         page_size=pages,
         fingerprint=fingerprint,
+        local_names=local_names,
     )
     if path is not None:
         try:
@@ -537,6 +610,7 @@ def _settings(index: LabelIndex) -> tuple[object, ...]:
         index.alias_predicates,
         index.languages,
         index.namespace,
+        index.local_names,
     )
 
 
@@ -550,4 +624,5 @@ def _report(index: LabelIndex, start: float, path: Path | None, cached: bool) ->
         cache_path=path,
         cache_bytes=size,
         loaded_from_cache=cached,
+        sources=dict(index.sources),
     )

@@ -40,12 +40,14 @@ from nl2sparql.kg.label_index import (
     FREEBASE_NS,
     NAME,
     NAME_SQUASHED,
+    BuildReport,
     LabelIndex,
     entity_iri,
     load_or_build,
     normalize,
     short_id,
 )
+from nl2sparql.kg.local_names import iri_name
 from nl2sparql.kg.mention_prior import MentionPrior, learn_from_datasets
 
 MAX_NGRAM = 6
@@ -166,6 +168,7 @@ class EntityLinker:
         self.index = index
         self.weights = weights or RankWeights()
         self.mention_prior = mention_prior
+        self.report: BuildReport | None = None  # how the index was built, when from a store
 
     @classmethod
     def from_store(
@@ -184,6 +187,7 @@ class EntityLinker:
         """
         index, report = load_or_build(store, cache_path, **options)
         linker = cls(index, weights)
+        linker.report = report
         if training:
             prior_cache = report.cache_path.with_name(PRIOR_CACHE_FILE) if report.cache_path else None
             linker.mention_prior = learn_from_datasets(
@@ -370,9 +374,10 @@ def validate_entity_ids(
 
     Ids may be short (``m.03_r3``), prefixed (``ns:m.03_r3``) or full IRIs (``<...>`` or
     bare); the result keys are short ids. An id is known when it occurs in a triple. Names
-    given in a mapping are kept; missing ones come from ``Store.labels`` (the id itself
-    when the entity has no name). With ``keep_named_unknown`` (translating for another KG
-    than the one loaded), an id the store lacks is kept when the caller named it.
+    given in a mapping are kept; missing ones come from ``Store.labels``, else the words of
+    the IRI's local name (graphs whose entities have no labels), else the id itself. With
+    ``keep_named_unknown`` (translating for another KG than the one loaded), an id the store
+    lacks is kept when the caller named it.
     """
     given = dict(entities) if isinstance(entities, Mapping) else dict.fromkeys(entities, "")
     if not given:
@@ -396,5 +401,6 @@ def validate_entity_ids(
     result = {}
     for entity_id, name in given.items():
         iri = iris[entity_id]
-        result[short_id(iri, namespace)] = name or names.get(iri) or short_id(iri, namespace)
+        short = short_id(iri, namespace)
+        result[short] = name or names.get(iri) or iri_name(iri) or short
     return result

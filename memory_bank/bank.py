@@ -31,6 +31,10 @@ DEFAULT_PREFIXES: dict[str, str] = {"ns": FREEBASE_NS, "xsd": "http://www.w3.org
 
 @dataclass(frozen=True, slots=True)
 class BankMeta:
+    """What a bank was made with and for. ``namespace`` is the one short entity ids are
+    relative to (Freebase's ``ns:``), empty for a graph whose ids are full IRIs;
+    ``prefixes`` are the KG's namespaces by prefix name."""
+
     embedder: str
     dimension: int
     namespace: str = FREEBASE_NS
@@ -135,6 +139,8 @@ class MemoryBank:
         index_settings: IndexSettings | None = None,
         sources: Sequence[str] = (),
         progress: bool = False,
+        namespace: str = FREEBASE_NS,
+        prefixes: dict[str, str] | None = None,
     ) -> MemoryBank:
         """Describe (where a description is missing), embed and index ``entries``."""
         embedder = embedder or default_embedder()
@@ -151,6 +157,8 @@ class MemoryBank:
             dimension=embedder.dimension,
             describer=getattr(describer, "name", "template"),
             sources=tuple(sources),
+            namespace=namespace,
+            prefixes=dict(prefixes) if prefixes is not None else dict(DEFAULT_PREFIXES),
         )
         return cls._from_vectors(graph, cons, vectors, meta, embedder, index_settings)
 

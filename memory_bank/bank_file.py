@@ -145,7 +145,8 @@ def bank_from_members(members: dict[str, bytes], where: str, embedder: Embedder 
     meta = BankMeta(
         embedder=str(manifest["embedder"]["name"]),
         dimension=int(manifest["embedder"]["dimension"]),
-        namespace=str(kg.get("namespace") or FREEBASE_NS),
+        # An empty namespace (a graph whose entity ids are full IRIs) is kept; a missing one is Freebase's.
+        namespace=str(kg["namespace"]) if kg.get("namespace") is not None else FREEBASE_NS,
         prefixes=dict(kg.get("prefixes") or DEFAULT_PREFIXES),
         describer=str(manifest.get("describer", "template")),
         sources=tuple(manifest.get("sources", ())),

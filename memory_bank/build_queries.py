@@ -17,11 +17,13 @@ from typing import Any
 
 from nl2sparql.compiler import SparqlSyntaxError
 from nl2sparql.kg.freebase_schema import FreebaseSchema, load_schema
+from nl2sparql.kg.graph_schema import GraphSchema
 from nl2sparql.memory_bank.bank import MemoryBank, StatementCollector
-from nl2sparql.memory_bank.build_store import all_readings
+from nl2sparql.memory_bank.build_store import all_readings, is_freebase, statement_prefixes
 from nl2sparql.memory_bank.cvt import CvtJudge, SchemaJudge, StructuralJudge
 from nl2sparql.memory_bank.decompose import Decomposition, decompose
 from nl2sparql.memory_bank.describe import Describer, TemplateDescriber
+from nl2sparql.memory_bank.describe_graph import GraphDescriber
 from nl2sparql.memory_bank.embedder import Embedder
 from nl2sparql.memory_bank.errors import DecompositionError, MemoryBankError
 from nl2sparql.memory_bank.from_ast import graph_from_text
@@ -189,13 +191,20 @@ def build_bank_from_queries(
     entries = stored_entries(entries, decomposer.schema, every_reading, with_schema)
     if not entries:
         raise MemoryBankError(f"no statements from {report.queries} queries ({dict(report.failed)})")
+    describer, kg = decomposer.describer, {}
+    if not is_freebase(entries):
+        # Queries over another graph: its namespaces, and descriptions from local names.
+        describer = GraphDescriber(GraphSchema())
+        entries = [e.with_(description="") for e in entries]
+        kg = {"namespace": "", "prefixes": statement_prefixes(entries)}
     bank = MemoryBank.build(
         entries,
         embedder=embedder,
-        describer=decomposer.describer,
+        describer=describer,
         index_settings=index_settings,
         sources=(source,),
         progress=progress,
+        **kg,
     )
     return bank, report
 

@@ -4,10 +4,17 @@ With no gold queries, the graph's own shape says which statements exist:
 
 * structure 1: every predicate between a named entity and a named entity or a value,
   read in both directions (a value is never an input);
-* structures 2 and 3: every node without a name is a CVT; the predicates around it, with
-  their direction, form its signature. A signature with two links gives structure-2
-  statements in both directions; one with three or more links gives every
-  (input -> output) pair through the CVT and every (two inputs -> output) triple.
+* structures 2 and 3: a CVT is a blank node or a Freebase node without a name (what
+  Freebase's mediator types look like in a store); the predicates around it, with their
+  direction, form its signature. A signature with two links gives structure-2 statements
+  in both directions; one with three or more links gives every (input -> output) pair
+  through the CVT and every (two inputs -> output) triple.
+
+Any other IRI is a named node, labelled or not: graphs other than Freebase often leave
+their instances without labels. Their schema (RDFS/OWL triples, classes, properties) is
+not data and makes no statements, but ``rdf:type`` does (``?e2 is the type of ?e1``).
+Such a graph's bank records the graph's own namespaces as prefixes and describes its
+statements from the graph's labels and local names (:class:`GraphDescriber`).
 
 Support is the number of triples (structure 1) or CVT nodes (structures 2 and 3) that
 show the statement. Statements are made by the same decomposer that cuts queries, so a
@@ -19,14 +26,19 @@ from __future__ import annotations
 import itertools
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from nl2sparql.kg.freebase_schema import FreebaseSchema, load_schema
-from nl2sparql.memory_bank.bank import MemoryBank, StatementCollector
+from nl2sparql.kg.graph_schema import XSD, GraphSchema, graph_prefixes, namespace_of
+from nl2sparql.kg.label_index import DEFAULT_ALIAS_PREDICATES, DEFAULT_NAME_PREDICATES, default_page_size
+from nl2sparql.kg.local_names import RDF_TYPE, VOCABULARIES, schema_terms
+from nl2sparql.memory_bank.bank import DEFAULT_PREFIXES, MemoryBank, StatementCollector
 from nl2sparql.memory_bank.cvt import FixedJudge
 from nl2sparql.memory_bank.decompose import decompose
-from nl2sparql.memory_bank.describe import TemplateDescriber
+from nl2sparql.memory_bank.describe import Describer, TemplateDescriber
+from nl2sparql.memory_bank.describe_graph import GraphDescriber
 from nl2sparql.memory_bank.embedder import Embedder
 from nl2sparql.memory_bank.errors import MemoryBankError
 from nl2sparql.memory_bank.index import IndexSettings
@@ -36,6 +48,9 @@ from nl2sparql.memory_bank.statement import Entry, Statement
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
 NAME_PREDICATE = FREEBASE_NS + "type.object.name"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+RDFS_COMMENT = "http://www.w3.org/2000/01/rdf-schema#comment"
+# Predicates whose values name or explain a node: never statements.
+LABEL_PREDICATES = (*dict.fromkeys((*DEFAULT_NAME_PREDICATES, *DEFAULT_ALIAS_PREDICATES)), RDFS_COMMENT)
 # Past this many links on one CVT, only structure-2 readings are made (k links give
 # k * (k - 1) * (k - 2) / 2 structure-3 readings).
 MAX_CVT_LINKS = 8
@@ -58,6 +73,8 @@ class StoreScan:
     inverse_links: frozenset[frozenset[Link]]  # link pairs that always reach the same node
     cvt_to_cvt: int
     dangling_cvts: int
+    namespaces: Counter[str]  # namespace -> IRIs of it read (predicates, subjects, objects)
+    schema_triples: int = 0  # RDFS/OWL triples and triples about classes/properties, skipped
 
 
 def compact(iri: str, namespace: str = FREEBASE_NS) -> str:
@@ -71,8 +88,10 @@ def scan_store(
     limit: int | None = None,
     progress: Callable[[str], None] | None = None,
     namespace: str = FREEBASE_NS,
+    page_size: int | None | str = "auto",
 ) -> StoreScan:
-    """Read the graph's edges once and sort them into plain predicates and CVT signatures."""
+    """Read the graph's edges once and sort them into plain predicates and CVT signatures
+    (an endpoint is read in pages of ``page_size`` rows; ``"auto"``: endpoints only)."""
     select = getattr(store, "select", None)
     if select is None:
         raise MemoryBankError("building a bank from a store needs a store with select()")
@@ -81,20 +100,29 @@ def scan_store(
         progress("reading names")
     named_rows = select(f"SELECT DISTINCT ?s WHERE {{ VALUES ?np {{ {names} }} ?s ?np ?n }}").rows
     named = {row["s"].value for row in named_rows if "s" in row}
+    schema = {iri for iri in schema_terms(store) if not iri.startswith(FREEBASE_NS)}
     if progress:
-        progress(f"{len(named):,} named entities; reading edges")
-    cap = f" LIMIT {int(limit)}" if limit else ""
-    skip = ", ".join(f"<{p}>" for p in name_predicates)
-    rows = select(f"SELECT ?s ?p ?o WHERE {{ ?s ?p ?o . FILTER(?p NOT IN ({skip})) }}{cap}").rows
+        progress(f"{len(named):,} named entities, {len(schema):,} schema terms; reading edges")
+    skip = ", ".join(f"<{p}>" for p in dict.fromkeys((*name_predicates, *LABEL_PREDICATES)))
+    query = f"SELECT ?s ?p ?o WHERE {{ ?s ?p ?o . FILTER(?p NOT IN ({skip})) }}"
+    pages = default_page_size(store) if page_size == "auto" else page_size
     plain: Counter[str] = Counter()
     to_entity: set[str] = set()
     links: dict[str, list[tuple[Link, str]]] = {}
     literal_links: set[Link] = set()
-    cvt_to_cvt = 0
-    for row in rows:
+    namespaces: Counter[str] = Counter()
+    cvt_to_cvt = triples = skipped = 0
+    for row in _rows(select, query, limit, pages):  # type: ignore[arg-type]
+        triples += 1
         s, p, o = row["s"], row["p"].value, row["o"]
-        s_cvt = s.value not in named
-        o_cvt = o.type != "literal" and o.value not in named
+        if _is_schema_triple(s, p, o, schema):
+            skipped += 1
+            continue
+        for term in (s, row["p"], o):
+            if term.type == "uri":
+                namespaces[namespace_of(term.value)] += 1
+        s_cvt = _is_cvt(s, named)
+        o_cvt = o.type != "literal" and _is_cvt(o, named)
         if s_cvt and o_cvt:
             cvt_to_cvt += 1
         elif s_cvt:
@@ -125,7 +153,7 @@ def scan_store(
             together[pair] += 1
             same_node[pair] += node_a == node_b
     return StoreScan(
-        triples=len(rows),
+        triples=triples,
         named=len(named),
         cvt_nodes=len(links),
         plain=plain,
@@ -135,7 +163,37 @@ def scan_store(
         inverse_links=frozenset(p for p, n in together.items() if same_node[p] == n),
         cvt_to_cvt=cvt_to_cvt,
         dangling_cvts=dangling,
+        namespaces=namespaces,
+        schema_triples=skipped,
     )
+
+
+def _rows(select: Callable[[str], Any], query: str, limit: int | None, page_size: int | None) -> Iterator[Any]:
+    """The rows of ``query``: at once, or in ORDER BY / LIMIT / OFFSET pages (endpoints cap results)."""
+    if page_size is None:
+        yield from select(f"{query} LIMIT {int(limit)}" if limit else query).rows
+        return
+    offset = 0
+    while limit is None or offset < limit:
+        size = page_size if limit is None else min(page_size, limit - offset)
+        rows = select(f"{query} ORDER BY ?s ?p ?o LIMIT {size} OFFSET {offset}").rows
+        yield from rows
+        if len(rows) < size:
+            return
+        offset += size
+
+
+def _is_cvt(term: Any, named: set[str]) -> bool:
+    """A blank node, or a Freebase node without a name; any other IRI is a named node."""
+    return term.type == "bnode" or (term.value.startswith(FREEBASE_NS) and term.value not in named)
+
+
+def _is_schema_triple(s: Any, p: str, o: Any, schema: set[str]) -> bool:
+    """RDFS/OWL vocabulary (``rdfs:subClassOf``, ``owl:onProperty``, ``?c a owl:Class``) or a
+    triple about a class or property: the graph's schema, not its data."""
+    if p == RDF_TYPE:
+        return o.value.startswith(VOCABULARIES) or s.value in schema
+    return p.startswith(VOCABULARIES) or s.value in schema
 
 
 def _statement(edges: list[Edge], inputs: list[str], output: str, cvt: str | None) -> Statement:
@@ -276,6 +334,25 @@ def fb15k_cvt_relations() -> list[tuple[str, str]]:
     return pairs  # type: ignore[return-value]
 
 
+def is_freebase(entries: Iterable[Entry]) -> bool:
+    """Whether statements are over Freebase (their predicates are ``ns:`` names); a bank with
+    no statements is taken to be Freebase's, as before graphs of other kinds were read."""
+    statements = [e for e in entries if isinstance(e, Statement)]
+    return not statements or any(t.predicate.startswith("ns:") for e in statements for t in e.triples)
+
+
+def statement_prefixes(entries: Iterable[Entry]) -> dict[str, str]:
+    """Prefixes for the namespaces of the IRIs that statements name (graphs other than Freebase)."""
+    namespaces: Counter[str] = Counter()
+    for entry in entries:
+        if isinstance(entry, Statement):
+            for t in entry.triples:
+                for term in (t.subject, t.predicate, t.object):
+                    if term.startswith("<http"):
+                        namespaces[namespace_of(term[1:-1])] += 1
+    return {**graph_prefixes(namespaces), "xsd": XSD}
+
+
 def build_bank_from_store(
     store: object,
     embedder: Embedder | None = None,
@@ -285,20 +362,35 @@ def build_bank_from_store(
     limit: int | None = None,
     progress: bool = False,
 ) -> tuple[MemoryBank, StoreScan]:
-    """Scan a KG, make its statements, describe them with the Freebase schema and embed them."""
+    """Scan a KG, make its statements, describe them and embed them.
+
+    Freebase statements are described with the Freebase schema; any other graph's with its
+    own labels, domains and ranges, and its bank records the graph's namespaces."""
     say = (lambda msg: print(f"nl2sparql bank: {msg}", file=sys.stderr)) if progress else None
     scan = scan_store(store, limit=limit, progress=say)
     entries = statements_from_scan(scan)
     if not entries:
-        raise MemoryBankError(f"no statements found in the store ({scan.triples} triples read)")
+        raise MemoryBankError(
+            f"no statements found in the store ({scan.triples} triples read, {scan.schema_triples} of them "
+            "schema triples): it holds no triples between entities or from an entity to a value"
+        )
     if say:
         say(f"{len(entries):,} statements from {scan.triples:,} triples and {scan.cvt_nodes:,} CVT nodes")
+    describer: Describer
+    if is_freebase(entries):
+        describer = TemplateDescriber(schema if schema is not None else load_schema())
+        namespace, prefixes = FREEBASE_NS, dict(DEFAULT_PREFIXES)
+    else:
+        describer = GraphDescriber(GraphSchema.from_store(store))  # type: ignore[arg-type]
+        namespace, prefixes = "", {**graph_prefixes(scan.namespaces), "xsd": XSD}
     bank = MemoryBank.build(
         entries,
         embedder=embedder,
-        describer=TemplateDescriber(schema if schema is not None else load_schema()),
+        describer=describer,
         index_settings=index_settings,
         sources=(source,),
         progress=progress,
+        namespace=namespace,
+        prefixes=prefixes,
     )
     return bank, scan

@@ -20,6 +20,8 @@ EPILOG = """examples:
   nl2sparql bank build --from-queries webqsp-train --out webqsp.nl2sq
   nl2sparql bank build --from-queries my_questions.json --format cwq --out mine.nl2sq
   nl2sparql bank build --from-store ~/.cache/nl2sparql/store --check-fb15k --out fb15k.nl2sq
+  nl2sparql bank build --from-store ./mystore --out mine.nl2sq   (any RDF graph, labels or not)
+  nl2sparql bank build --from-endpoint http://localhost:8890/sparql --default-graph http://my/g --out mine.nl2sq
   nl2sparql bank info webqsp.nl2sq --json
   nl2sparql bank recall webqsp.nl2sq "the sibling of Justin Bieber" --top 5
   nl2sparql bank merge webqsp.nl2sq fb15k.nl2sq --out both.nl2sq
@@ -65,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the Freebase ontology folder (fb_roles, fb_types; default: <data>/freebase-ontology): "
         "every statement its relations and CVT types allow",
     )
+    source.add_argument("--from-endpoint", metavar="URL", help="a SPARQL 1.1 endpoint (read in pages)")
     build.add_argument("--format", help="dataset format of a --from-queries file (webqsp, cwq, grailqa, qald)")
     build.add_argument("--out", required=True, type=Path, help="the .nl2sq file to write")
     build.add_argument(
@@ -78,7 +81,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="--from-queries: add every statement the Freebase schema allows (support 0)",
     )
     build.add_argument("--index", choices=("auto", "flat", "hnsw"), default="auto", help="FAISS index kind")
-    build.add_argument("--limit", type=int, help="--from-store: read at most this many triples")
+    build.add_argument("--limit", type=int, help="--from-store/--from-endpoint: read at most this many triples")
+    build.add_argument("--default-graph", metavar="IRI", help="--from-endpoint: the endpoint's default graph")
+    build.add_argument("--user", help="--from-endpoint: user (basic auth; password from NL2SPARQL_ENDPOINT_PASSWORD)")
+    build.add_argument("--token", help="--from-endpoint: bearer token (or NL2SPARQL_ENDPOINT_TOKEN)")
     build.add_argument(
         "--check-fb15k",
         action="store_true",
@@ -213,12 +219,13 @@ def _build(args: argparse.Namespace) -> int:
             fb15k_cvt_relations,
         )
 
-        store = _open_store(args.from_store)
+        location = args.from_endpoint or args.from_store
+        store = _open_store(location, args)
         try:
             bank, scan = build_bank_from_store(
                 store,
                 index_settings=settings,
-                source=f"store:{args.from_store}",
+                source=f"{'endpoint' if _is_url(location) else 'store'}:{location}",
                 limit=args.limit,
                 progress=progress,
             )
@@ -230,7 +237,9 @@ def _build(args: argparse.Namespace) -> int:
             "cvt_nodes": scan.cvt_nodes,
             "plain_predicates": len(scan.plain),
             "cvt_signatures": len(scan.signatures),
+            "schema_triples": scan.schema_triples,
         }
+        extra["kg"] = {"namespace": bank.meta.namespace, "prefixes": bank.meta.prefixes}
         if args.check_fb15k:
             found = cvt_relations_found(bank.statements, fb15k_cvt_relations())
             extra["fb15k_cvt_relations"] = {
@@ -254,6 +263,8 @@ def _build(args: argparse.Namespace) -> int:
     if "decomposition" in extra:
         rep = extra["decomposition"]
         lines.append(f"queries: {rep['queries']}, decomposed: {rep['decomposed']}, complete: {rep['complete']}")
+    if "kg" in extra:
+        lines.append("prefixes: " + ", ".join(f"{k}: <{v}>" for k, v in bank.meta.prefixes.items()))
     if "fb15k_cvt_relations" in extra:
         fb = extra["fb15k_cvt_relations"]
         lines.append(f"FB15k-237 two-hop CVT relations rediscovered: {fb['found']}/{fb['total']}")
@@ -261,11 +272,28 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_store(location: str) -> Any:
+def _is_url(location: str) -> bool:
+    return location.startswith(("http://", "https://"))
+
+
+def _open_store(location: str, args: argparse.Namespace | None = None) -> Any:
+    """A store folder, or an endpoint (a URL given to --from-endpoint or, as before, --from-store)."""
+    import os
+
     from nl2sparql.kg.store import open_store
 
-    if location.startswith(("http://", "https://")):
-        return open_store("endpoint", url=location)
+    if _is_url(location):
+        options: dict[str, Any] = {"url": location}
+        if args is not None and args.default_graph:
+            options["default_graph"] = args.default_graph
+        token = (args.token if args is not None else None) or os.environ.get("NL2SPARQL_ENDPOINT_TOKEN")
+        if args is not None and args.user:
+            options.update(user=args.user, password=os.environ.get("NL2SPARQL_ENDPOINT_PASSWORD"))
+        elif token:
+            options["token"] = token
+        return open_store("endpoint", **options)
+    if args is not None and args.from_endpoint:
+        raise MemoryBankError(f"--from-endpoint {location}: not an http(s) URL (a store folder goes to --from-store)")
     if not Path(location).exists():
         raise MemoryBankError(f"--from-store {location}: no such store folder")
     return open_store("oxigraph", path=location)
@@ -283,6 +311,7 @@ def _info(args: argparse.Namespace) -> int:
         "bank": str(args.bank),
         "embedder": {"name": bank.meta.embedder, "dimension": bank.meta.dimension},
         "namespace": bank.meta.namespace,
+        "prefixes": bank.meta.prefixes,
         "describer": bank.meta.describer,
         "sources": list(bank.meta.sources),
         "statements": len(bank.statements),
@@ -295,6 +324,7 @@ def _info(args: argparse.Namespace) -> int:
         [
             f"{args.bank}: {len(bank.statements)} statements, {len(bank.constraints)} constraints",
             f"embedder: {bank.meta.embedder} ({bank.meta.dimension})",
+            "prefixes: " + ", ".join(f"{k}: <{v}>" for k, v in bank.meta.prefixes.items()),
             f"sources: {', '.join(bank.meta.sources)}",
             "by structure: " + ", ".join(f"{k}: {v}" for k, v in bank.counts()["structure"].items()),
             "constraints: " + (", ".join(f"{k}: {v}" for k, v in bank.counts()["constraint"].items()) or "none"),

@@ -135,6 +135,14 @@ class TemplateDescriber:
 
     # -- types and roles -----------------------------------------------------------------------
 
+    def phrase(self, predicate: str) -> str:
+        """A predicate as words (the hook a describer for another graph overrides)."""
+        return words(predicate)
+
+    def is_verb(self, predicate: str) -> bool:
+        """Whether the predicate reads as a verb (``contains``): ``?e2 is what ?e1 contains``."""
+        return local_name(predicate).rsplit(".", 1)[-1] in VERBS
+
     def _domain(self, predicate: str) -> str | None:
         local = local_name(predicate)
         if self.schema is not None:
@@ -158,11 +166,11 @@ class TemplateDescriber:
     def _role(self, triple: Triple, node: str) -> str:
         """What ``node`` is to the CVT in ``triple``, as words."""
         if triple.subject == CVT_SLOT:
-            return words(triple.predicate)
+            return self.phrase(triple.predicate)
         reverse = self.schema.reverse(triple.predicate) if self.schema is not None else None
         if reverse is not None:
             return words(reverse)
-        return self.noun(self._domain(triple.predicate)) or words(triple.predicate)
+        return self.noun(self._domain(triple.predicate)) or self.phrase(triple.predicate)
 
     # -- descriptions --------------------------------------------------------------------------
 
@@ -177,11 +185,11 @@ class TemplateDescriber:
         return self._three(triples[:-1], triples[-1], entry.inputs, entry.output)
 
     def _one(self, t: Triple, source: str, target: str) -> str:
-        phrase = words(t.predicate)
+        phrase = self.phrase(t.predicate)
         dom, rng = self._domain(t.predicate), self._range(t.predicate)
         parts = phrase.split()
         if t.subject == source:
-            if local_name(t.predicate).rsplit(".", 1)[-1] in VERBS:
+            if self.is_verb(t.predicate):
                 return f"{target} is what {self._the(dom, source)} {phrase}"
             if parts and parts[-1] in PREPOSITIONS:
                 what = self.noun(rng) or "entity"
@@ -193,7 +201,7 @@ class TemplateDescriber:
         what = self.noun(dom) or "entity"
         if parts and (parts[-1] in PREPOSITIONS or (len(parts) == 1 and parts[-1] in PARTICIPLES)):
             return f"{target} is the {what} {phrase} {self._the(rng, source)}"
-        if local_name(t.predicate).rsplit(".", 1)[-1] in VERBS:
+        if self.is_verb(t.predicate):
             return f"{target} is the {what} that {phrase} {self._the(rng, source)}"
         noun = self.noun(rng)
         holder = source if noun and noun.split()[-1] in phrase.split() else self._the(rng, source)
@@ -212,7 +220,7 @@ class TemplateDescriber:
 
     def _two(self, t_in: Triple, t_out: Triple, source: str, target: str) -> str:
         out_role = self._role(t_out, target)
-        in_role = words(t_in.predicate) if t_in.object == CVT_SLOT else self._role(t_in, source)
+        in_role = self.phrase(t_in.predicate) if t_in.object == CVT_SLOT else self._role(t_in, source)
         holder = self._the(self._input_type(t_in), source)
         by_relation = self._named_by_relation(t_in)
         if _stem(out_role) == _stem(in_role) or _stem(in_role).endswith(_stem(out_role)):

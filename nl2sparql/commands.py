@@ -92,10 +92,12 @@ def print_result(result: Any) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
+    from nl2sparql.pipeline import check_question
+
+    question = check_question(args.question)  # before the bank, store and planner are opened
+    entities = parse_entities(args.entities)
     with pipeline_from_args(args) as pipeline:
-        result = pipeline.ask(
-            args.question, parse_entities(args.entities), execute=not args.no_execute, dialect=args.dialect
-        )
+        result = pipeline.ask(question, entities, execute=not args.no_execute, dialect=args.dialect)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:

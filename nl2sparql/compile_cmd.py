@@ -82,10 +82,12 @@ def read_entities(value: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from nl2sparql.grammar.plan_transformer import check_plan_size
     from nl2sparql.memory_bank.bank_file import load_bank
     from nl2sparql.reconstruction import PlanCompiler, freebase_options
 
     plan = read_plan_text(args.plan)
+    check_plan_size(plan)  # before the bank is loaded: an oversized plan is refused at once
     entities = read_entities(args.entities)
     options = freebase_options(args.style, language=None if args.no_language_filter else "en", keep_ties=args.keep_ties)
     compiler = PlanCompiler(load_bank(args.bank), options=options, dialect=args.to)

@@ -34,7 +34,9 @@ def check_question(question: object) -> str:
     if not text:
         raise InvalidQuestion("the question is empty")
     if len(text) > MAX_QUESTION_CHARS:
-        raise InvalidQuestion(f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read")
+        raise InvalidQuestion(
+            f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read (MAX_QUESTION_CHARS)"
+        )
     if "\x00" in text:
         raise InvalidQuestion("the question contains a NUL character")
     try:
@@ -355,9 +357,17 @@ class Pipeline:
         entity_ids = [i for i in ids if i.startswith(("m.", "g.", "http"))]
         if not entity_ids or self.store is None:
             return {}
+        from nl2sparql.kg.local_names import iri_name
+
         iris = {i if i.startswith("http") else FREEBASE_NS + i: i for i in entity_ids}
         labels = self.store.labels(list(iris))
-        return {iris[iri]: name for iri, name in labels.items() if iri in iris}
+        names = {iris[iri]: name for iri, name in labels.items() if iri in iris}
+        # Unlabelled entities of graphs other than Freebase are shown by their local names.
+        for iri, entity_id in iris.items():
+            name = names.get(entity_id) or iri_name(iri)
+            if name:
+                names[entity_id] = name
+        return names
 
     def describe(self) -> dict[str, Any]:
         """The loaded KG, bank and planner, for ``nl2sparql info`` and the service's Describe."""

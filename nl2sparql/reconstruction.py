@@ -29,7 +29,7 @@ from nl2sparql.compiler.reconstruct import (
     Reconstruction,
     reconstruct,
 )
-from nl2sparql.grammar.plan_transformer import read_plan
+from nl2sparql.grammar.plan_transformer import check_plan_size, read_plan
 from nl2sparql.memory_bank.bank import MemoryBank, embedding_text
 from nl2sparql.memory_bank.describe import words
 from nl2sparql.memory_bank.recall import Candidate, Recall, RecallSettings
@@ -262,6 +262,7 @@ class PlanCompiler:
             parsed, lines, last = read_plan(plan)
             check_plan(parsed, lines, last)
             return resolve_plan(parsed, Entities(entities, self.bank.meta.namespace), lines)
+        check_plan_size(steps=len(plan.steps))
         check_plan(plan)
         return resolve_plan(plan, Entities(entities, self.bank.meta.namespace))
 

@@ -1,0 +1,60 @@
+"""A question end to end on a graph with no labels: linked from local names, compiled through
+the store's own bank, answered with full IRIs named by their local names.
+
+The planner is a fixed plan (the model is not what is tested here), written as a planner
+for the music graph would write it: in the graph's words, naming the linked entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.kg.linker import validate_entity_ids
+from nl2sparql.kg.store import Store, open_store
+from nl2sparql.memory_bank.build_store import build_bank_from_store
+from nl2sparql.pipeline import Pipeline
+from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
+
+MUSIC = Path(__file__).parent / "fixtures" / "own_kg" / "music.ttl"
+MD = "http://example.org/music/data/"
+
+BIRTHPLACES = parse_plan(
+    "Type: composition\n"
+    "Find the members of the band The Beatles B, assign it to ?x.\n"
+    "Find the city that ?x is born in, assign it to ?c.\n"
+    "The answer is ?c.\n"
+)
+
+
+class FixedPlan(Planner):
+    """The same plan for every question."""
+
+    name = "fixed"
+
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+        return [("", BIRTHPLACES, 1) for _ in requests]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    store = open_store("oxigraph", path=tmp_path_factory.mktemp("music-pipeline"))
+    store.load(MUSIC, progress=False)
+    return store
+
+
+def test_a_question_is_answered_on_a_graph_without_labels(store: Store) -> None:
+    bank, _ = build_bank_from_store(store)
+    pipeline = Pipeline(bank=bank, planner=FixedPlan(), store=store)
+    result = pipeline.ask("Where were the members of the Beatles born?")
+    assert result.error is None
+    assert result.entities == {MD + "TheBeatlesB": "The Beatles B"}
+    assert [(a.id, a.name) for a in result.answers] == [(MD + "LiverpoolC", "Liverpool C")]
+
+
+def test_given_ids_of_unlabelled_entities_get_their_local_names(store: Store) -> None:
+    named = validate_entity_ids(store, [MD + "JohnLennonM", f"<{MD}Brian_May>"])
+    assert named == {MD + "JohnLennonM": "John Lennon M", MD + "Brian_May": "Brian May"}
