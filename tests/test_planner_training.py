@@ -352,12 +352,16 @@ def test_decoding_gives_up_naming_the_question_and_the_last_error(tiny_bert: Pat
     planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
     with pytest.raises(PlannerError) as caught:
         planner.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
-    assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 4
-    assert "no readable plan after 4 tries; last error: line " in str(caught.value)
+    # greedy (1), then the beams (2), then the samples (2)
+    assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 5
+    assert "no readable plan after 5 tries; last error: line " in str(caught.value)
     again = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
     with pytest.raises(PlannerError) as repeated:
         again.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
     assert str(repeated.value) == str(caught.value)  # seeded: the same tries every time
+    beams_only = DecodingOptions(num_beams=2, sample_tries=2, lazy_beams=False)  # the old decoding: no greedy pass
+    with pytest.raises(PlannerError, match="after 4 tries"):
+        LocalPlanner(PlannerModel(model, tokenizer, architecture), beams_only).plan("who is x?", {"m.1": "X"})
 
 
 def test_causal_lora_learns_the_completion_only(tiny_gpt2: Path, data: Path, tmp_path: Path) -> None:

@@ -16,14 +16,15 @@ from typing import Any
 
 from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
-from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
+from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
+from nl2sparql.planner.plan import Plan
 
-DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed")
+DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed", "lazy_beams")
 
 
 class LocalPlanner(Planner):
@@ -58,6 +59,12 @@ class LocalPlanner(Planner):
             (d.text, d.plan, d.attempts, tuple(plan for _, plan in d.alternatives)) if isinstance(d, Decoded) else d
             for d in decoded
         ]
+
+    def alternatives(self, request: PlanRequest, chosen: Plan) -> tuple[Plan, ...]:
+        """The question's other beams (greedy decoding did not compute them)."""
+        (source,) = planner_inputs([request.question], [request.entities], self.exemplars, self.k)
+        with self._slots:
+            return alternative_plans(self.model, source, entity_names(request.entities), chosen, self.options)
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}
