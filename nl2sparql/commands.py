@@ -39,6 +39,12 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--dialect", help="output SPARQL dialect: sparql11 | full-iri | virtuoso")
     group.add_argument("--timeout", type=float, help="query timeout in seconds (default 30)")
     group.add_argument("--limit", type=int, help="at most this many answers per question")
+    group.add_argument(
+        "--decoding", choices=("greedy-first", "beams"), help="local planner: greedy first (default) or beam 4 always"
+    )
+    group.add_argument(
+        "--plan-batch", type=int, metavar="N", help="decode up to N concurrent plans at once (1: off; default 16)"
+    )
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 
@@ -48,7 +54,7 @@ def pipeline_from_args(args: argparse.Namespace, **overrides: Any) -> Any:
     from nl2sparql.settings import load_settings
 
     keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner")
-    flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit")}
+    flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit", "decoding", "plan_batch")}
     if getattr(args, "no_execute", False):
         flags["execute"] = False
     flags.update(overrides)
@@ -114,6 +120,7 @@ def run_translate(args: argparse.Namespace) -> int:
             execute=not args.no_execute,
             dialect=args.dialect,
             progress=not args.quiet,
+            workers=pipeline.settings.plan_batch,
         )
     summary = {
         "lines": report.total,
