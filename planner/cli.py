@@ -90,8 +90,7 @@ EXPORT_EPILOG = """examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``planner`` command group."""
-    from nl2sparql.planner.model import DEFAULT_BASE
-    from nl2sparql.planner.train import DEFAULT_METHOD
+    from nl2sparql.planner.names import DEFAULT_BASE, DEFAULT_METHOD
 
     group = subparsers.add_parser(
         "planner",

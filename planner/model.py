@@ -33,6 +33,7 @@ import torch
 from nl2sparql.planner.adapter_int8 import CONFIG_FILE, readable_adapter
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION
+from nl2sparql.planner.names import DEFAULT_BASE
 from nl2sparql.planner.target_text import Codec, choose_codec, decode_output, encode_target
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -46,7 +47,6 @@ Architecture = Literal["seq2seq", "causal"]
 
 META_FILE = "planner.json"
 META_FORMAT = 1
-DEFAULT_BASE = "minilm-ed"
 #: Prompt suffix of a causal model: the plan follows it.
 CAUSAL_PROMPT_SUFFIX = "\nplan:\n"
 
@@ -275,8 +275,13 @@ class PlannerModel:
         max_new_tokens: int = 192,
         min_new_tokens: int = 0,
         seed: int | None = None,
+        constrained: bool = False,
     ) -> list[list[str]]:
-        """For each input, ``num_return_sequences`` plan texts (decoded, spacing and names restored)."""
+        """For each input, ``num_return_sequences`` plan texts (decoded, spacing and names restored).
+
+        ``constrained`` keeps greedy output inside the plan grammar (planner/constrained.py);
+        it applies to greedy decoding only (one beam, no sampling).
+        """
         if not inputs:
             return []
         self.model.eval()
@@ -297,6 +302,15 @@ class PlannerModel:
             "min_new_tokens": min_new_tokens,
             "pad_token_id": pad,
         }
+        names = names or [() for _ in inputs]
+        if constrained and num_beams == 1 and not do_sample:
+            from transformers import LogitsProcessorList
+
+            from nl2sparql.planner.constrained import GrammarLogitsProcessor
+
+            prompt = width if self.architecture == "causal" else 0
+            grammar = GrammarLogitsProcessor(self.tokenizer, self.codec, names, prompt, max_new_tokens)
+            options["logits_processor"] = LogitsProcessorList([grammar])
         if do_sample:
             options.update(temperature=temperature, top_p=top_p)
         else:  # a checkpoint's generation_config may ask for sampling; plans want the mode
@@ -312,7 +326,6 @@ class PlannerModel:
         if self.architecture == "causal":
             output = output[:, width:]
         texts = self.tokenizer.batch_decode(output, skip_special_tokens=True)
-        names = names or [() for _ in inputs]
         return [
             [
                 decode_output(texts[i * num_return_sequences + k], self.codec, names[i])
