@@ -37,6 +37,8 @@ class DecodingOptions:
     top_p: float = 0.95
     seed: int = 0
     lazy_beams: bool = True
+    #: greedy output kept inside the plan grammar (planner/constrained.py)
+    constrained: bool = True
 
     def __post_init__(self) -> None:
         if self.num_beams < 1 or self.sample_tries < 0 or self.max_new_tokens < 1:
@@ -103,6 +105,7 @@ def decode_plans(
             num_beams=beams,
             num_return_sequences=beams,
             max_new_tokens=options.max_new_tokens,
+            constrained=options.constrained,
         )
         for index, candidates in zip(pending, outputs, strict=True):
             found = _first_plan(candidates)
@@ -144,12 +147,19 @@ def decode_plans(
 
 
 def alternative_plans(
-    model: PlannerModel, source: str, names: Sequence[str], chosen: Plan, options: DecodingOptions = DecodingOptions()
-) -> tuple[Plan, ...]:
-    """The beams of one question that parse to plans other than ``chosen``, best first: what
-    the pipeline retries a plan with when it compiles to nothing or answers nothing."""
+    model: PlannerModel,
+    sources: Sequence[str],
+    names: Sequence[Sequence[str]],
+    chosen: Sequence[Plan],
+    options: DecodingOptions = DecodingOptions(),
+) -> list[tuple[Plan, ...]]:
+    """For each question, the beams that parse to plans other than its ``chosen`` one, best
+    first: what the pipeline retries a plan with when it compiles to nothing or answers nothing."""
     beams = max(options.num_beams, 2)
-    (candidates,) = model.generate(
-        [source], [names], num_beams=beams, num_return_sequences=beams, max_new_tokens=options.max_new_tokens
+    outputs = model.generate(
+        sources, names, num_beams=beams, num_return_sequences=beams, max_new_tokens=options.max_new_tokens
     )
-    return tuple(plan for _, plan in _alternatives(candidates, chosen))
+    return [
+        tuple(plan for _, plan in _alternatives(candidates, plan))
+        for candidates, plan in zip(outputs, chosen, strict=True)
+    ]

@@ -24,7 +24,16 @@ from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.plan import Plan
 
-DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed", "lazy_beams")
+DECODING_KEYS = (
+    "num_beams",
+    "max_new_tokens",
+    "sample_tries",
+    "temperature",
+    "top_p",
+    "seed",
+    "lazy_beams",
+    "constrained",
+)
 
 
 class LocalPlanner(Planner):
@@ -60,11 +69,24 @@ class LocalPlanner(Planner):
             for d in decoded
         ]
 
-    def alternatives(self, request: PlanRequest, chosen: Plan) -> tuple[Plan, ...]:
+    def alternatives(
+        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
+    ) -> tuple[Plan, ...]:
         """The question's other beams (greedy decoding did not compute them)."""
-        (source,) = planner_inputs([request.question], [request.entities], self.exemplars, self.k)
+        (found,) = self.alternatives_batch([request], [chosen])
+        if isinstance(found, PlannerError):
+            raise found
+        return found
+
+    def alternatives_batch(
+        self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
+    ) -> list[tuple[Plan, ...] | PlannerError]:
+        """The other beams of many questions, decoded as one batch."""
+        entities = [r.entities for r in requests]
+        sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k)
         with self._slots:
-            return alternative_plans(self.model, source, entity_names(request.entities), chosen, self.options)
+            found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
+        return list(found)
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}
