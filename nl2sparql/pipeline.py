@@ -92,9 +92,16 @@ class _LazyAlternatives:
     that decodes greedily computes its other beams then, not for every question."""
 
     def __init__(
-        self, planner: Any, planned: Any, question: str, linked: Mapping[str, str], gold: str | None, retries: int
+        self,
+        planner: Any,
+        planned: Any,
+        question: str,
+        linked: Mapping[str, str],
+        gold: str | None,
+        retries: int,
+        deadline: float | None,
     ) -> None:
-        self._planner, self._planned, self._retries = planner, planned, retries
+        self._planner, self._planned, self._retries, self._deadline = planner, planned, retries, deadline
         self._request = (question, dict(linked), gold)
         self._plans: tuple[Any, ...] | None = tuple(getattr(planned, "alternatives", ())) or None
 
@@ -107,8 +114,8 @@ class _LazyAlternatives:
                 from nl2sparql.planner.errors import PlannerError
 
                 try:
-                    self._plans = tuple(ask(PlanRequest(*self._request), self._planned.plan))
-                except PlannerError:
+                    self._plans = tuple(ask(PlanRequest(*self._request), self._planned.plan, deadline=self._deadline))
+                except (PlannerError, DeadlineExceeded):  # the first plan stands
                     self._plans = ()
         return self._plans
 
@@ -259,7 +266,9 @@ class Pipeline:
 
         began = time.perf_counter()
         _check_deadline(deadline, "recall")
-        alternatives = _LazyAlternatives(self.planner, planned, text, linked, gold_sparql, self.settings.plan_retries)
+        alternatives = _LazyAlternatives(
+            self.planner, planned, text, linked, gold_sparql, self.settings.plan_retries, deadline
+        )
         compiled: Any = None
         failure: str | None = None
         try:

@@ -36,9 +36,12 @@ MAX_WINDOW_MS = 1_000.0
 
 @dataclass(slots=True)
 class _Call:
+    """One caller's question; ``chosen`` set: it asks for alternatives to that plan, not a plan."""
+
     request: PlanRequest
     deadline: float | None
-    future: Future[PlannerOutput] = field(default_factory=Future)
+    chosen: Plan | None = None
+    future: Future[Any] = field(default_factory=Future)
 
     def expired(self, now: float) -> bool:
         return self.deadline is not None and now >= self.deadline
@@ -77,13 +80,21 @@ class BatchingPlanner(Planner):
         deadline: float | None = None,
     ) -> PlannerOutput:
         """The plan for one question, decoded with whatever other calls arrive in the window."""
-        call = _Call(PlanRequest(question, dict(entities or {}), gold_sparql), deadline)
+        output: PlannerOutput = self._wait(_Call(PlanRequest(question, dict(entities or {}), gold_sparql), deadline))
+        return output
+
+    def alternatives(self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None) -> tuple[Plan, ...]:
+        """Other plans than ``chosen``, decoded with the other calls for alternatives in the window."""
+        found: tuple[Plan, ...] = self._wait(_Call(request, deadline, chosen))
+        return found
+
+    def _wait(self, call: _Call) -> Any:
         with self._ready:
             if self._closed:
                 raise PlannerError("the planner is closed")
             self._queue.append(call)
-            self._ready.notify()
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            self._ready.notify_all()
+        timeout = None if call.deadline is None else max(0.0, call.deadline - time.monotonic())
         try:
             return call.future.result(timeout=timeout)
         except (FutureTimeout, CancelledError):  # cancelled: a worker found the deadline passed
@@ -93,9 +104,6 @@ class BatchingPlanner(Planner):
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
         """Batches asked for directly (``plan_batch``) are already batches: the inner planner plans them."""
         return self.inner._plan_chunk(requests)
-
-    def alternatives(self, request: PlanRequest, chosen: Plan) -> tuple[Plan, ...]:
-        return self.inner.alternatives(request, chosen)
 
     def info(self) -> dict[str, Any]:
         batching = {"max_batch": self.max_batch, "window_ms": self.window * 1000, "workers": len(self._workers)}
@@ -117,19 +125,26 @@ class BatchingPlanner(Planner):
 
     # -- the workers' side ------------------------------------------------------------------
     def _gather(self) -> list[_Call] | None:
-        """The next batch: the first waiting call and those that arrive within the window."""
+        """The next batch: the first waiting call and the calls of its kind (plans, or
+        alternatives) that arrive within the window."""
         with self._ready:
             while not self._queue and not self._closed:
                 self._ready.wait()
             if self._closed:
                 return None
+            first = self._queue.popleft()
+            batch = [first]
             until = time.monotonic() + self.window
-            while len(self._queue) < self.max_batch and not self._closed:
+            while len(batch) < self.max_batch and not self._closed:
+                kin = [c for c in self._queue if (c.chosen is None) == (first.chosen is None)]
+                for call in kin[: self.max_batch - len(batch)]:
+                    self._queue.remove(call)
+                    batch.append(call)
                 left = until - time.monotonic()
-                if left <= 0:
+                if len(batch) >= self.max_batch or left <= 0:
                     break
                 self._ready.wait(left)
-            return [self._queue.popleft() for _ in range(min(self.max_batch, len(self._queue)))]
+            return batch
 
     def _work(self) -> None:
         while (calls := self._gather()) is not None:
@@ -142,8 +157,12 @@ class BatchingPlanner(Planner):
                 self._run(live)
 
     def _run(self, calls: list[_Call]) -> None:
+        requests = [c.request for c in calls]
         try:
-            outputs = self.inner.plan_batch([c.request for c in calls], batch_size=len(calls), errors="return")
+            if calls[0].chosen is None:
+                outputs: list[Any] = self.inner.plan_batch(requests, batch_size=len(calls), errors="return")
+            else:
+                outputs = self.inner.alternatives_batch(requests, [c.chosen for c in calls])  # type: ignore[misc]
         except Exception as exc:  # noqa: BLE001  (handed to every caller of the batch, who re-raises it)
             for call in calls:
                 call.future.set_exception(exc)

@@ -135,11 +135,25 @@ class Planner(ABC):
                     outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw, alternatives))
         return outputs
 
-    def alternatives(self, request: PlanRequest, chosen: Plan) -> tuple[Plan, ...]:
+    def alternatives(
+        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
+    ) -> tuple[Plan, ...]:
         """Other plans for ``request`` than ``chosen``, best first, computed only when asked for
         (a plan that compiles to nothing or answers nothing). Backends that find alternatives
         while planning return them with the plan instead; this default has none more."""
         return ()
+
+    def alternatives_batch(
+        self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
+    ) -> list[tuple[Plan, ...] | PlannerError]:
+        """:meth:`alternatives` for many questions at once (a local model decodes them as one batch)."""
+        found: list[tuple[Plan, ...] | PlannerError] = []
+        for request, plan in zip(requests, chosen, strict=True):
+            try:
+                found.append(self.alternatives(request, plan))
+            except PlannerError as exc:
+                found.append(exc)
+        return found
 
     def info(self) -> dict[str, Any]:
         """What this planner is (for ``nl2sparql planner info`` and the service's trace)."""
