@@ -362,9 +362,11 @@ class PlannerModel:
         folder = Path(folder)
         meta = read_meta(folder)
         architecture: Architecture = meta["architecture"]
-        if meta["method"] == "lora":
+        if meta["method"] == "lora" and merge:
+            model, tokenizer = _load_merged_lora(folder, meta)
+        elif meta["method"] == "lora":
             model, tokenizer, _ = build_base(parse_base(meta["base"]), seed=int(meta.get("seed", 0)))
-            model = load_adapter(model, folder, merge=merge)
+            model = load_adapter(model, folder, merge=False)
         else:
             model, tokenizer = _load_full(folder, architecture)
         max_source = int(meta.get("max_source_tokens", 256))
@@ -387,6 +389,23 @@ class PlannerModel:
             if (adapter / META_FILE).is_file():
                 meta.update(read_meta(adapter))
         return cls(model, tokenizer, architecture, meta=meta, device=device)
+
+
+def _load_merged_lora(folder: Path, meta: dict[str, Any]) -> tuple[Any, Any]:
+    """A LoRA planner merged into its base: from the merged-weights cache when it holds it
+    (planner/merged_cache.py), else built, merged and written there for the next run."""
+    from nl2sparql.planner import merged_cache
+
+    cache = merged_cache.cache_folder(folder) if merged_cache.enabled() else None
+    architecture: Architecture = meta["architecture"]
+    cached = merged_cache.read(cache, lambda path: _load_full(path, architecture))
+    if cached is not None:
+        return cached
+    model, tokenizer, _ = build_base(parse_base(meta["base"]), seed=int(meta.get("seed", 0)))
+    model = load_adapter(model, folder, merge=True)
+    with _quiet_transformers():
+        merged_cache.write(cache, model, tokenizer)
+    return model, tokenizer
 
 
 def load_adapter(model: Any, folder: Path, merge: bool = True) -> Any:

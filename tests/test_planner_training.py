@@ -347,6 +347,26 @@ def test_a_learnt_plan_comes_back_through_the_hf_and_default_backends(
     assert info["planner"] == "default" and info["method"] == "full" and info["decoding"]["num_beams"] == 1
 
 
+def test_a_merged_lora_planner_is_cached_and_reads_back_the_same(
+    lora_ed: TrainResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    built = PlannerModel.load(lora_ed.out)
+    (cached,) = (tmp_path / "cache").iterdir()
+    assert (cached / "complete").is_file() and not cached.name.startswith(".")
+    read = PlannerModel.load(lora_ed.out)
+    expected = built.model.state_dict()
+    assert read.model.state_dict().keys() == expected.keys()
+    assert all(torch.equal(tensor, expected[name]) for name, tensor in read.model.state_dict().items())
+    source = [format_input("who is justin bieber's brother?", {"m.1": "Justin Bieber"})]
+    assert read.generate(source, [["Justin Bieber"]], max_new_tokens=24) == built.generate(
+        source, [["Justin Bieber"]], max_new_tokens=24
+    )
+    (cached / "complete").unlink()  # a torn cache is rebuilt, not read
+    PlannerModel.load(lora_ed.out)
+    assert (cached / "complete").is_file() and list((tmp_path / "cache").iterdir()) == [cached]
+
+
 def test_decoding_gives_up_naming_the_question_and_the_last_error(tiny_bert: Path) -> None:
     model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
     planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
