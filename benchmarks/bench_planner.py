@@ -1,8 +1,16 @@
-"""Planner speed on this machine: decoding latency and throughput, and the cost of a training step.
+"""Planner speed on this machine: planning with the old and the new decoding, decoding latency
+and throughput, and the cost of a training step.
 
+    python benchmarks/bench_planner.py --only plan           # old vs new decoding of the default planner
     python benchmarks/bench_planner.py                       # everything, untrained minilm-ed
     python benchmarks/bench_planner.py --model DIR           # decode with a trained planner
     python benchmarks/bench_planner.py --only decode --questions 50
+
+``--only plan`` plans the questions with the default planner (``--planner`` names another)
+twice in the same run: the old decoding (beam 4 for every question, the first beam that
+parses wins) and the new one (greedy, constrained by the plan grammar; beams only for a plan
+that does not parse). It prints planning p50 and p95 at batch 1 (exemplar retrieval
+included), throughput at batch 16, and how many greedy outputs needed another try.
 
 Decoding runs on real questions (WebQSP test part A with their topic entities), with the
 exemplars a planner trained on them reads (their retrieval counted in the batch-1 times). An
@@ -94,6 +102,37 @@ def bench_decode(model: PlannerModel, items: Items, tokens: int, forced: bool, m
         print(f"decode batch 16, {label:7s}: {len(inputs) / seconds:7.1f} questions/s")
 
 
+DECODINGS = {"old (beam 4)": {"lazy_beams": False}, "new (greedy, grammar)": {}}
+
+
+def bench_plan(spec: str, items: Items) -> None:
+    """Planning with the old and the new decoding, through the planner backend (what the pipeline calls)."""
+    from nl2sparql.planner.backends import open_planner
+
+    requests = [{"question": q, "entities": e} for q, e in items]
+    figures = {}
+    for label, options in DECODINGS.items():
+        planner = open_planner(spec, **options)
+        planner.plan_batch(requests[:2], batch_size=1)  # warm-up
+        times, retried = [], 0
+        for request in requests:
+            began = time.perf_counter()
+            output = planner.plan_batch([request], batch_size=1, errors="return")[0]
+            times.append((time.perf_counter() - began) * 1000)
+            retried += getattr(output, "attempts", 2) > 1
+        began = time.perf_counter()
+        planner.plan_batch(requests, batch_size=16, errors="return")
+        rate = len(requests) / (time.perf_counter() - began)
+        figures[label] = statistics.median(times), rate
+        print(
+            f"plan {label:22s} batch 1: p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms"
+            f"   batch 16: {rate:6.2f} questions/s   needed another try: {retried}/{len(requests)}"
+        )
+        planner.close()
+    (old_p50, old_rate), (new_p50, new_rate) = figures.values()
+    print(f"new / old: batch-1 p50 x{new_p50 / old_p50:.2f}, batch-16 throughput x{new_rate / old_rate:.2f}")
+
+
 def bench_train_step(items: Items, steps: int, pairs: int, epochs: int, data: Path | None) -> None:
     if data is not None:  # real training pairs: their inputs and plans
         chosen = read_pairs(data)[:16]
@@ -144,7 +183,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=3000, help="training pairs for the estimate")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--data", type=Path, help="a pairs .jsonl whose first 16 pairs make the training batch")
-    parser.add_argument("--only", choices=("decode", "train"))
+    parser.add_argument("--only", choices=("plan", "decode", "train"))
+    parser.add_argument("--planner", default="default", help="planner spec for --only plan (default: default)")
     parser.add_argument("--threads", type=int, help="torch threads (default: one per core)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  (each figure as it is measured)
@@ -155,6 +195,8 @@ def main() -> None:
     threads = torch.get_num_threads()
     print(f"torch {torch.__version__}, {threads} threads, cuda: {torch.cuda.is_available()}, load {load:.1f}")
     items = questions(max(args.questions, 16))
+    if args.only in (None, "plan"):
+        bench_plan(args.planner, items[: args.questions])
     if args.only in (None, "decode"):
         model = PlannerModel.load(args.model) if args.model else untrained()
         memory = exemplars_for(args.model, model.meta) if args.model else None

@@ -2,6 +2,13 @@
 
     python benchmarks/bench_server.py [--store DIR | --endpoint URL] [--bank FILE] [--planner SPEC]
                                       [--clients 1,4,16] [--requests 200] [--seconds 20] [--json]
+                                      [--modes old,new] [--served-only]
+
+Each mode is a server of its own, one after the other, in the same run: ``old`` decodes
+with beam 4 for every question and one question per decode (``decoding = "beams"``,
+``plan_batch = 1``: the service before batching), ``new`` with the settings' defaults
+(greedy first, planner calls of concurrent questions decoded together); the last lines
+compare their served throughput at each level.
 
 For 1, 4 and 16 concurrent clients it prints requests/s, p50/p95/p99 latency and errors
 (which must be 0: the script exits 1 otherwise), first calling ``pipeline.ask`` from as
@@ -52,13 +59,33 @@ Question = tuple[str, "dict[str, str] | None"]
 CALL_TIMEOUT = 120.0
 
 
+MODES: dict[str, dict[str, Any]] = {"old": {"decoding": "beams", "plan_batch": 1}, "new": {}}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.child:
         return child(args)
+    results = {}
+    for mode in args.modes.split(","):
+        measured = measure(mode, args)
+        if measured is None:
+            return 1
+        results[mode] = measured
+    errors = 0
+    for mode, (ready, served) in results.items():
+        report(f"{ready['pipeline']} [mode {mode}: {ready['settings']}]", ready["baseline"], served, args.json)
+        errors += sum(r["errors"] for r in served.values()) + sum(r["errors"] for r in ready["baseline"].values())
+    if "old" in results and "new" in results:
+        compare(results["old"][1], results["new"][1], args.json)
+    return 1 if errors else 0
+
+
+def measure(mode: str, args: argparse.Namespace) -> tuple[dict[str, Any], dict[int, Any]] | None:
+    """One server in a child process for ``mode``, driven at every level."""
     levels = [int(c) for c in args.clients.split(",")]
     process = subprocess.Popen(
-        [sys.executable, __file__, "--child", *forwarded(args)],
+        [sys.executable, __file__, "--child", "--modes", mode, *forwarded(args)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -66,15 +93,23 @@ def main(argv: list[str] | None = None) -> int:
         assert process.stdout is not None
         ready = json.loads(process.stdout.readline() or "{}")
         if "port" not in ready:
-            print("bench_server: the server process did not start", file=sys.stderr)
-            return 1
+            print(f"bench_server: the server process ({mode}) did not start", file=sys.stderr)
+            return None
         served = {c: drive_served(f"127.0.0.1:{ready['port']}", ready["questions"], c, args) for c in levels}
     finally:
         process.terminate()
         process.wait(timeout=60)
-    report(ready["pipeline"], ready["baseline"], served, args.json)
-    errors = sum(r["errors"] for r in served.values()) + sum(r["errors"] for r in ready["baseline"].values())
-    return 1 if errors else 0
+    return ready, served
+
+
+def compare(old: dict[int, Any], new: dict[int, Any], as_json: bool) -> None:
+    ratios = {c: new[c]["rps"] / old[c]["rps"] if old[c]["rps"] else float("nan") for c in old if c in new}
+    if as_json:
+        print(json.dumps({"served_throughput_new_over_old": ratios}))
+        return
+    print("served throughput, new / old (same run):")
+    for clients, ratio in ratios.items():
+        print(f"  {clients:>2} clients: {old[clients]['rps']:.2f} -> {new[clients]['rps']:.2f} req/s, x{ratio:.2f}")
 
 
 # -- the child: pipeline, in-process figures, then the server -------------------------------------
@@ -85,16 +120,20 @@ def child(args: argparse.Namespace) -> int:
 
     pipeline, questions, what = load(args)
     levels = [int(c) for c in args.clients.split(",")]
+    settings = getattr(pipeline, "settings", None)
+    chosen = {k: getattr(settings, k) for k in ("decoding", "plan_batch", "plan_batch_ms")} if settings else {}
     for question, entities in questions[:3]:  # warm caches and lazy loads before timing
         pipeline.ask(question, entities)
 
     def ask(question: Question) -> Any:  # with the deadline the served calls carry: the same work
         return pipeline.ask(question[0], question[1], deadline=time.monotonic() + CALL_TIMEOUT)
 
-    baseline = {c: drive(ask, questions, c, args.requests, args.seconds) for c in levels}
+    baseline = {} if args.served_only else {c: drive(ask, questions, c, args.requests, args.seconds) for c in levels}
     service = serve(pipeline, host="127.0.0.1", port=0, max_concurrency=max(levels))
     print(
-        json.dumps({"port": service.port, "questions": questions, "pipeline": what, "baseline": baseline}),
+        json.dumps(
+            {"port": service.port, "questions": questions, "pipeline": what, "baseline": baseline, "settings": chosen}
+        ),
         flush=True,
     )
     run_until_signal(service, grace=5)
@@ -103,6 +142,7 @@ def child(args: argparse.Namespace) -> int:
 
 def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
     settings = {"store": args.store, "endpoint": args.endpoint, "bank": args.bank, "planner": args.planner}
+    mode = MODES.get(args.modes, {})
     if not args.fallback:
         try:
             from nl2sparql.pipeline import Pipeline
@@ -117,7 +157,7 @@ def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
             from nl2sparql.errors import Nl2SparqlError
 
             try:
-                pipeline = Pipeline.from_settings(**settings)
+                pipeline = Pipeline.from_settings(**settings, **mode)
             except Nl2SparqlError as exc:
                 if any(settings.values()):
                     raise SystemExit(f"bench_server: {exc}") from exc
@@ -238,16 +278,13 @@ def percentile(values: list[float], q: int) -> float:
 def report(what: str, baseline: Mapping[str, Any], served: Mapping[int, Any], as_json: bool) -> None:
     rows = []
     for clients, result in served.items():
-        local = baseline[str(clients)]
-        rows.append(
-            {
-                "clients": clients,
-                "in_process": local,
-                "served": result,
-                "latency_overhead": result["p50"] / local["p50"] if local["p50"] else float("nan"),
-                "throughput_overhead": local["rps"] / result["rps"] if result["rps"] else float("nan"),
-            }
-        )
+        local = baseline.get(str(clients))
+        row: dict[str, Any] = {"clients": clients, "served": result}
+        if local is not None:
+            row["in_process"] = local
+            row["latency_overhead"] = result["p50"] / local["p50"] if local["p50"] else float("nan")
+            row["throughput_overhead"] = local["rps"] / result["rps"] if result["rps"] else float("nan")
+        rows.append(row)
     if as_json:
         print(json.dumps({"pipeline": what, "levels": rows}, indent=2))
         return
@@ -257,6 +294,8 @@ def report(what: str, baseline: Mapping[str, Any], served: Mapping[int, Any], as
     print(f"{'clients':>7} {'mode':<10} " + " ".join(f"{h:>8}" for h in header) + " errors")
     for row in rows:
         for mode in ("in_process", "served"):
+            if mode not in row:
+                continue
             r = row[mode]
             print(
                 f"{row['clients']:>7} {mode.replace('_', '-'):<10} {r['requests']:>8} {r['rps']:>8.1f} "
@@ -264,12 +303,13 @@ def report(what: str, baseline: Mapping[str, Any], served: Mapping[int, Any], as
             )
             if r["first_error"]:
                 print(f"{'':>18}first error: {r['first_error']}")
-    print("overhead of serving (served / in-process):")
-    for row in rows:
-        print(
-            f"  {row['clients']:>2} clients: p50 latency x{row['latency_overhead']:.2f}, "
-            f"throughput x{1 / row['throughput_overhead']:.2f} of in-process"
-        )
+    if all("in_process" in row for row in rows):
+        print("overhead of serving (served / in-process):")
+        for row in rows:
+            print(
+                f"  {row['clients']:>2} clients: p50 latency x{row['latency_overhead']:.2f}, "
+                f"throughput x{1 / row['throughput_overhead']:.2f} of in-process"
+            )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -291,9 +331,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--questions", type=int, default=50, help="WebQSP questions to cycle through (default 50)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--modes", default="old,new", help="servers to compare, in order (default old,new)")
+    parser.add_argument("--served-only", action="store_true", help="skip the in-process figures")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     levels = args.clients.split(",")
+    if not set(args.modes.split(",")) <= set(MODES):
+        parser.error(f"--modes takes {', '.join(MODES)} (comma-separated)")
     if not all(c.isdigit() and int(c) > 0 for c in levels) or args.requests < 1 or args.seconds <= 0:
         parser.error(
             "--clients takes positive whole numbers (1,4,16); --requests and --seconds must be positive"
@@ -303,7 +347,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def forwarded(args: argparse.Namespace) -> list[str]:
     out = ["--clients", args.clients, "--requests", str(args.requests), "--seconds", str(args.seconds)]
-    out += ["--questions", str(args.questions)]
+    out += ["--questions", str(args.questions)] + (["--served-only"] if args.served_only else [])
     for name in ("store", "endpoint", "bank", "planner"):
         if getattr(args, name):
             out += [f"--{name}", getattr(args, name)]

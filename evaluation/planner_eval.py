@@ -7,8 +7,9 @@ synthesised from each question's gold SPARQL; a question whose gold query has no
 counted apart (``no_gold_plan``), not scored. Per split and per category it reports
 plan-type accuracy, step precision / recall / F1 (macro over questions, steps compared
 by :func:`~nl2sparql.evaluation.plan_metrics.step_scores`), exact plan match, the share
-of questions for which the planner wrote no readable plan, and the planner's latency
-per question (its share of a batch).
+of questions for which the planner wrote no readable plan, how many first outputs did not
+parse (the planner needed another try: beams, sampling), and the planner's latency per
+question (its share of a batch).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class PlanScore:
     exact: bool
     failed: bool
     latency_ms: float
+    #: the planner's first output did not parse (it needed another try, or found no plan)
+    unparsed_first: bool = False
 
 
 def score_plans(planner: Any, examples: Sequence[Any], batch_size: int = 16, progress: bool = False) -> dict[str, Any]:
@@ -83,14 +86,14 @@ def score_plans(planner: Any, examples: Sequence[Any], batch_size: int = 16, pro
         for (example, plan), output in zip(chunk, outputs, strict=True):
             group = f"{example.dataset}/{example.category or plan.type}"
             if isinstance(output, PlannerError):
-                scores.append(PlanScore(example.id, group, plan.type, None, 0.0, 0.0, 0.0, False, True, 0.0))
+                scores.append(PlanScore(example.id, group, plan.type, None, 0.0, 0.0, 0.0, False, True, 0.0, True))
                 continue
             precision, recall, f1 = step_scores(output.plan.steps, plan.steps)
             exact = output.plan.type == plan.type and normalise_steps(output.plan.steps) == normalise_steps(plan.steps)
             scores.append(
                 PlanScore(
                     example.id, group, plan.type, output.plan.type, precision, recall, f1, exact, False,
-                    output.latency_ms,
+                    output.latency_ms, output.attempts > 1,
                 )
             )
         bar.update(len(chunk))
@@ -135,6 +138,7 @@ def summarise_scores(scores: Sequence[PlanScore]) -> dict[str, Any]:
         "exact_plan": mean([float(s.exact) for s in scores]),
         "parse_failures": sum(s.failed for s in scores),
         "parse_failure_rate": mean([float(s.failed) for s in scores]),
+        "first_output_unparsed": sum(s.unparsed_first for s in scores),
         "latency_ms": {"p50": round(percentile(timed, 50), 1), "p95": round(percentile(timed, 95), 1)}
         if timed
         else {},
@@ -143,7 +147,10 @@ def summarise_scores(scores: Sequence[PlanScore]) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any], title: str) -> str:
     """The report as a Markdown table: the whole split, then one row per group."""
-    keys = ("questions", "type_accuracy", "step_precision", "step_recall", "step_f1", "exact_plan", "parse_failures")
+    keys = (
+        "questions", "type_accuracy", "step_precision", "step_recall", "step_f1", "exact_plan", "parse_failures",
+        "first_output_unparsed",
+    )
     lines = [f"# {title}", "", "| group | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
     rows = [("all", report), *report.get("by_group", {}).items()]
     for name, row in rows:

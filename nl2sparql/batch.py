@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections import deque
 from collections.abc import Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.results import AskResult
@@ -149,8 +151,13 @@ def translate_file(
     execute: bool = True,
     dialect: str | None = None,
     progress: bool = True,
+    workers: int = 1,
 ) -> BatchReport:
-    """Run every line of ``source`` through ``pipeline`` into ``target`` (``-`` = stdin/stdout)."""
+    """Run every line of ``source`` through ``pipeline`` into ``target`` (``-`` = stdin/stdout).
+
+    ``workers`` questions are answered at once (a batching planner then decodes their plans
+    together); the output keeps the input's order whatever the number of workers.
+    """
     import sys
 
     from tqdm import tqdm
@@ -172,40 +179,68 @@ def translate_file(
             stream.close()
         raise Nl2SparqlError(f"cannot write {target}: {exc.strerror}") from None
     total = written = skipped = failed = 0
+    pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="nl2sparql-translate") if workers > 1 else None
     try:
         bar = tqdm(read_lines(stream, source_name), desc="translate", unit="q", disable=not progress)
+        pending: deque[tuple[Line, Future[tuple[AskResult | None, str | None]] | None]] = deque()
         for line in bar:
             total += 1
             if line.id in skip:
                 skipped += 1
                 continue
-            question = (line.request or {}).get("question")
-            question = question if isinstance(question, str) else ""
-            result = None
-            error = line.error
-            if error is None:
-                assert line.request is not None
-                try:
-                    result = pipeline.ask(
-                        question,
-                        line.request.get("entities") or None,
-                        execute=execute,
-                        dialect=dialect,
-                        gold_sparql=line.request.get("gold_sparql"),
-                    )
-                    error = result.error
-                except Nl2SparqlError as exc:
-                    error = str(exc)
-            if error is not None:
-                failed += 1
-            out.write(dumps_line(output_record(line.id, question, result, error)))
-            out.flush()
+            if line.error is not None or pool is None:
+                pending.append((line, None))
+            else:
+                pending.append((line, pool.submit(_answer, pipeline, line, execute, dialect)))
+            # in input order, as soon as the oldest is done; at most 2 x workers questions in flight
+            while pending and (len(pending) > 2 * workers or pending[0][1] is None or pending[0][1].done()):
+                failed += _write(out, *pending.popleft(), pipeline, execute, dialect)
+                written += 1
+        while pending:
+            failed += _write(out, *pending.popleft(), pipeline, execute, dialect)
             written += 1
         if target_path:
             os.fsync(out.fileno())
     finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         if source_name != "-":
             stream.close()
         if target_path:
             out.close()
     return BatchReport(total, written, skipped, failed)
+
+
+def _answer(pipeline: Any, line: Line, execute: bool, dialect: str | None) -> tuple[AskResult | None, str | None]:
+    """The result for one line, or the error that stopped it (a line's error never stops the batch)."""
+    if line.error is not None:
+        return None, line.error
+    assert line.request is not None
+    try:
+        result = pipeline.ask(
+            line.request["question"],
+            line.request.get("entities") or None,
+            execute=execute,
+            dialect=dialect,
+            gold_sparql=line.request.get("gold_sparql"),
+        )
+    except Nl2SparqlError as exc:
+        return None, str(exc)
+    return result, result.error
+
+
+def _write(
+    out: TextIO,
+    line: Line,
+    future: Future[tuple[AskResult | None, str | None]] | None,
+    pipeline: Any,
+    execute: bool,
+    dialect: str | None,
+) -> int:
+    """Write one line's output record (answering it here when no worker did); 1 when it failed."""
+    result, error = future.result() if future is not None else _answer(pipeline, line, execute, dialect)
+    question = (line.request or {}).get("question")
+    question = question if isinstance(question, str) else ""
+    out.write(dumps_line(output_record(line.id, question, result, error)))
+    out.flush()
+    return int(error is not None)

@@ -13,6 +13,7 @@ ASK_EPILOG = """examples:
   nl2sparql ask "what films did Jeremy Irons act in?"
   nl2sparql ask "where was Barack Obama born?" --entities '{"m.02mjmr": "Barack Obama"}' --json
   nl2sparql ask "who directed Jurassic Park?" --endpoint http://127.0.0.1:8890/sparql --bank my.nl2sq
+  NL2SPARQL_SERVICE=127.0.0.1:50051 nl2sparql ask "what county is san diego in?"   # a running 'nl2sparql serve'
 """
 TRANSLATE_EPILOG = """examples:
   nl2sparql translate questions.jsonl --out results.jsonl
@@ -39,6 +40,12 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--dialect", help="output SPARQL dialect: sparql11 | full-iri | virtuoso")
     group.add_argument("--timeout", type=float, help="query timeout in seconds (default 30)")
     group.add_argument("--limit", type=int, help="at most this many answers per question")
+    group.add_argument(
+        "--decoding", choices=("greedy-first", "beams"), help="local planner: greedy first (default) or beam 4 always"
+    )
+    group.add_argument(
+        "--plan-batch", type=int, metavar="N", help="decode up to N concurrent plans at once (1: off; default 16)"
+    )
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 
@@ -48,7 +55,7 @@ def pipeline_from_args(args: argparse.Namespace, **overrides: Any) -> Any:
     from nl2sparql.settings import load_settings
 
     keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner")
-    flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit")}
+    flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit", "decoding", "plan_batch")}
     if getattr(args, "no_execute", False):
         flags["execute"] = False
     flags.update(overrides)
@@ -91,13 +98,45 @@ def print_result(result: Any) -> None:
     print(f"timings: {timing}")
 
 
+#: flags that name a KG, bank or planner of their own: with one of them, ``ask`` answers locally
+LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch")
+
+
+def service_address(args: argparse.Namespace) -> str | None:
+    """The running service ``ask`` sends its question to: ``--service``, else the ``service``
+    setting (``NL2SPARQL_SERVICE``, the config file), unless a flag names a pipeline of its own."""
+    if any(getattr(args, key, None) is not None for key in LOCAL_FLAGS):
+        return None
+    if args.service is not None:
+        return args.service.strip() or None
+    from nl2sparql.settings import load_settings
+
+    return load_settings({}, getattr(args, "config", None)).service
+
+
+def ask_service(address: str, args: argparse.Namespace) -> Any:
+    """The answer from a running ``nl2sparql serve``: no model, store or bank loads in this process."""
+    import os
+
+    from nl2sparql.server.client import Client
+
+    with Client(address, token=os.environ.get("NL2SPARQL_TOKEN") or None) as client:
+        call = client.translate if args.no_execute else client.ask
+        return call(args.question, parse_entities(args.entities), dialect=args.dialect, limit=args.limit)
+
+
 def run_ask(args: argparse.Namespace) -> int:
     from nl2sparql.pipeline import check_question
 
     question = check_question(args.question)  # before the bank, store and planner are opened
     entities = parse_entities(args.entities)
-    with pipeline_from_args(args) as pipeline:
-        result = pipeline.ask(question, entities, execute=not args.no_execute, dialect=args.dialect)
+    address = service_address(args)
+    if address is not None:
+        args.question = question
+        result = ask_service(address, args)
+    else:
+        with pipeline_from_args(args, plan_batch=1) as pipeline:  # one question: nothing to batch
+            result = pipeline.ask(question, entities, execute=not args.no_execute, dialect=args.dialect)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -116,6 +155,7 @@ def run_translate(args: argparse.Namespace) -> int:
             execute=not args.no_execute,
             dialect=args.dialect,
             progress=not args.quiet,
+            workers=pipeline.settings.plan_batch,
         )
     summary = {
         "lines": report.total,
@@ -151,6 +191,12 @@ def register(subparsers: Any) -> None:
     ask.add_argument("--entities", help='entity ids (skip linking): \'{"m.0x": "Name"}\' or \'["m.0x"]\'')
     ask.add_argument("--no-execute", action="store_true", help="compile only; do not run the query")
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    ask.add_argument(
+        "--service",
+        metavar="HOST:PORT",
+        help="ask a running 'nl2sparql serve' instead of loading the pipeline here (default: $NL2SPARQL_SERVICE; "
+        "'' loads it here); pipeline flags such as --store load it here too",
+    )
     add_pipeline_flags(ask)
     ask.set_defaults(func=run_ask)
 

@@ -72,6 +72,56 @@ def _check_deadline(deadline: float | None, stage: str) -> float | None:
     return left
 
 
+def _open_planner(settings: Settings) -> Any:
+    """The planner the settings name, decoded as ``decoding`` says, behind a batcher unless
+    ``plan_batch`` is 1 (concurrent questions share one decode; see planner/batcher.py)."""
+    import os
+
+    from nl2sparql.planner.backends import open_planner
+    from nl2sparql.planner.batcher import BatchingPlanner
+
+    local = settings.planner.split(":", 1)[0] in ("default", "hf")
+    options = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
+    planner = open_planner(settings.planner, **options)
+    if settings.plan_batch <= 1 or not local:  # a chat server or the oracle gains nothing from it
+        return planner
+    workers = max(1, os.cpu_count() or 1)  # the local planner decodes at most one batch per core
+    return BatchingPlanner(planner, settings.plan_batch, settings.plan_batch_ms, workers=workers)
+
+
+class _LazyAlternatives:
+    """The planner's other plans for a question, asked for only when a plan fails: a planner
+    that decodes greedily computes its other beams then, not for every question."""
+
+    def __init__(
+        self,
+        planner: Any,
+        planned: Any,
+        question: str,
+        linked: Mapping[str, str],
+        gold: str | None,
+        retries: int,
+        deadline: float | None,
+    ) -> None:
+        self._planner, self._planned, self._retries, self._deadline = planner, planned, retries, deadline
+        self._request = (question, dict(linked), gold)
+        self._plans: tuple[Any, ...] | None = tuple(getattr(planned, "alternatives", ())) or None
+
+    def plans(self) -> tuple[Any, ...]:
+        if self._plans is None:
+            self._plans = ()
+            ask = getattr(self._planner, "alternatives", None)
+            if self._retries and ask is not None:
+                from nl2sparql.planner.backends.base import PlanRequest
+                from nl2sparql.planner.errors import PlannerError
+
+                try:
+                    self._plans = tuple(ask(PlanRequest(*self._request), self._planned.plan, deadline=self._deadline))
+                except (PlannerError, DeadlineExceeded):  # the first plan stands
+                    self._plans = ()
+        return self._plans
+
+
 class Pipeline:
     """Answers questions over one KG with one memory bank and one planner; thread-safe."""
 
@@ -103,8 +153,6 @@ class Pipeline:
         """A pipeline over the configured store/endpoint, bank and planner (the home default otherwise)."""
         from nl2sparql.kg import open_store
         from nl2sparql.memory_bank.bank_file import load_bank
-        from nl2sparql.planner.backends import open_planner
-
         settings = settings or load_settings(flags)
         info: dict[str, Any] = {}
         if settings.endpoint:
@@ -128,7 +176,7 @@ class Pipeline:
             raise ConfigError(f"no memory bank at {bank_path}: run `nl2sparql setup`, or give --bank FILE")
         bank = load_bank(bank_path)
         info["bank"] = {"location": str(bank_path)}
-        planner = open_planner(settings.planner)
+        planner = _open_planner(settings)
         info["planner"] = {"spec": settings.planner}
         return cls(bank=bank, planner=planner, store=store, settings=settings, describe_info=info)
 
@@ -210,7 +258,7 @@ class Pipeline:
         from nl2sparql.planner.errors import PlannerError
 
         try:
-            planned = self.planner.plan(text, linked, gold_sparql)
+            planned = self.planner.plan(text, linked, gold_sparql, deadline=deadline)
         except PlannerError as exc:
             yield event("planned", began, error=f"planning failed: {exc}")
             yield event("result", time.perf_counter())
@@ -220,7 +268,9 @@ class Pipeline:
 
         began = time.perf_counter()
         _check_deadline(deadline, "recall")
-        alternatives = tuple(getattr(planned, "alternatives", ()))
+        alternatives = _LazyAlternatives(
+            self.planner, planned, text, linked, gold_sparql, self.settings.plan_retries, deadline
+        )
         compiled: Any = None
         failure: str | None = None
         try:
@@ -230,7 +280,7 @@ class Pipeline:
             failure = f"recall failed: {exc}"
         if failure is None:
             yield event("recalled", began, recalled=_recalled(resolved, recalls))
-        elif not alternatives or not self.settings.plan_retries:
+        elif not self.settings.plan_retries or not alternatives.plans():
             yield event("recalled", began, error=failure)
             yield event("result", time.perf_counter())
             return
@@ -250,7 +300,7 @@ class Pipeline:
         compiles = compiled is not None and compiled.reconstruction.query is not None
         if not compiles or (execute and not compiled.answers):
             # KELGoP's retry: the planner's other plans, for one that compiles (and answers)
-            retried = self._retry_plans(alternatives, linked, store, deadline, answers=execute)
+            retried = self._retry_plans(alternatives.plans(), linked, store, deadline, answers=execute)
             tried += retried
             adopted = next(((p, c) for p, c in retried if c.answers), None) if execute else None
             if adopted is None and not compiles:

@@ -12,6 +12,10 @@ Example ``nl2sparql.toml``::
     planner = "default"
     dialect = "sparql11"
     timeout = 30
+    decoding = "greedy-first"            # or "beams": beam search for every question
+    plan_batch = 16                      # planner calls decoded together (1: off)
+    plan_batch_ms = 10                   # gathering window for a batch
+    service = "127.0.0.1:50051"          # `ask` sends its question to this running service
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from nl2sparql.config import home_dir
 from nl2sparql.errors import ConfigError
 
 DIALECTS = ("sparql11", "full-iri", "virtuoso")
+DECODINGS = ("greedy-first", "beams")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,15 @@ class Settings:
     execute: bool = True
     #: when a plan's query returns nothing, how many of the planner's other plans to try (KELGoP's retry)
     plan_retries: int = 2
+    #: how a local planner decodes: "greedy-first" (beams only when a plan needs an alternative)
+    #: or "beams" (beam search for every question, the decoding before 0.2)
+    decoding: str = "greedy-first"
+    #: planner calls of concurrent questions decoded together: at most this many (1: no batching)
+    plan_batch: int = 16
+    #: how long the first waiting question waits for others to join its batch, in milliseconds
+    plan_batch_ms: float = 10.0
+    #: a running ``nl2sparql serve`` (host:port) that ``ask`` sends its question to
+    service: str | None = None
 
     def __post_init__(self) -> None:
         if self.store and self.endpoint:
@@ -54,6 +68,12 @@ class Settings:
             raise ConfigError(f"timeout must be positive, got {self.timeout}")
         if self.plan_retries < 0:
             raise ConfigError(f"plan_retries must be zero or positive, got {self.plan_retries}")
+        if self.decoding not in DECODINGS:
+            raise ConfigError(f"unknown decoding {self.decoding!r}: choose one of {', '.join(DECODINGS)}")
+        if not 1 <= self.plan_batch <= 64:
+            raise ConfigError(f"plan_batch must be 1 to 64, got {self.plan_batch}")
+        if not 0 <= self.plan_batch_ms <= 1000:
+            raise ConfigError(f"plan_batch_ms must be 0 to 1000, got {self.plan_batch_ms}")
         if self.limit is not None and self.limit < 0:
             raise ConfigError(f"limit must be zero or positive, got {self.limit}")
 

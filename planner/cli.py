@@ -90,8 +90,7 @@ EXPORT_EPILOG = """examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``planner`` command group."""
-    from nl2sparql.planner.model import DEFAULT_BASE
-    from nl2sparql.planner.train import DEFAULT_METHOD
+    from nl2sparql.planner.names import DEFAULT_BASE, DEFAULT_METHOD
 
     group = subparsers.add_parser(
         "planner",
@@ -177,6 +176,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--split", choices=("dev", "part-a"), default="dev", help="dev (default) or part-a")
     evaluate.add_argument("--planner", default="default", help="planner spec (default: default)")
     evaluate.add_argument("--beams", type=int, help="beam width of a local model (default 4; 1 = greedy)")
+    evaluate.add_argument(
+        "--decoding",
+        choices=("greedy-first", "beams"),
+        help="local model: greedy constrained by the grammar first (default), or beam search for every question",
+    )
     evaluate.add_argument("--batch", type=int, default=16, help="questions per planner call (default 16)")
     evaluate.add_argument("--limit-questions", type=int, help="only the first N questions of the split")
     evaluate.add_argument("--out", type=Path, help="also write report.json and report.md into this folder")
@@ -339,6 +343,8 @@ def _eval(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if args.beams is not None:
         options["num_beams"] = args.beams
+    if args.decoding is not None:
+        options["lazy_beams"] = args.decoding == "greedy-first"
     with open_planner(args.planner, **options) as planner:
         report = score_plans(planner, examples, batch_size=args.batch, progress=not args.quiet)
     report["run"] = {"split": args.split, "planner": args.planner, **options}

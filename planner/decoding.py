@@ -1,11 +1,17 @@
-"""From model outputs to plans that parse: beams first, then bounded, seeded sampling.
+"""From model outputs to plans that parse: greedy first, then beams, then bounded, seeded sampling.
 
 A small model sometimes writes a sentence outside the plan language. Rather than hand
-the pipeline text that cannot compile, each question is decoded with beam search (every
+the pipeline text that cannot compile, each question is decoded greedily (one sequence:
+beam 4 costs about twice as much, and its first beam is usually the greedy one), a
+question whose greedy plan does not parse is decoded again with beam search (every
 returned beam is tried, best first), and a question none of whose beams parses is decoded
 again by sampling, a fixed number of times with fixed seeds, so the same question gives
 the same plan on every run. A question that still has no readable plan gets a
 :class:`~nl2sparql.planner.errors.PlannerError` naming it and the last parse error.
+
+The other beams are what the pipeline retries a failed plan with; with ``lazy_beams`` (the
+default) they are computed only then (:func:`alternative_plans`), not for every question.
+``lazy_beams=False`` is the old decoding: beam search for every question, alternatives kept.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from nl2sparql.planner.plan import Plan, PlanError
 
 @dataclass(frozen=True, slots=True)
 class DecodingOptions:
-    """How plans are decoded: ``num_beams`` 1 is greedy; ``sample_tries`` 0 turns sampling off."""
+    """How plans are decoded: ``num_beams`` 1 is greedy; ``sample_tries`` 0 turns sampling off;
+    ``lazy_beams`` decodes greedily first and runs the beams only for questions that need them."""
 
     num_beams: int = 4
     max_new_tokens: int = 192
@@ -29,6 +36,9 @@ class DecodingOptions:
     temperature: float = 0.8
     top_p: float = 0.95
     seed: int = 0
+    lazy_beams: bool = True
+    #: greedy output kept inside the plan grammar (planner/constrained.py)
+    constrained: bool = True
 
     def __post_init__(self) -> None:
         if self.num_beams < 1 or self.sample_tries < 0 or self.max_new_tokens < 1:
@@ -84,20 +94,28 @@ def decode_plans(
     results: list[Decoded | PlannerError | None] = [None] * len(inputs)
     attempts = [0] * len(inputs)
     errors: list[PlanError | None] = [None] * len(inputs)
-    beams = model.generate(
-        inputs,
-        names,
-        num_beams=options.num_beams,
-        num_return_sequences=options.num_beams,
-        max_new_tokens=options.max_new_tokens,
-    )
-    for index, candidates in enumerate(beams):
-        found = _first_plan(candidates)
-        if isinstance(found, PlanError):
-            attempts[index], errors[index] = len(candidates), found
-        else:
-            text, plan, tried = found
-            results[index] = Decoded(text, plan, tried, _alternatives(candidates[tried:], plan))
+    passes = [1, options.num_beams] if options.lazy_beams and options.num_beams > 1 else [options.num_beams]
+    for beams in passes:
+        pending = [i for i, result in enumerate(results) if result is None]
+        if not pending:
+            break
+        outputs = model.generate(
+            [inputs[i] for i in pending],
+            [names[i] for i in pending],
+            num_beams=beams,
+            num_return_sequences=beams,
+            max_new_tokens=options.max_new_tokens,
+            constrained=options.constrained,
+        )
+        for index, candidates in zip(pending, outputs, strict=True):
+            found = _first_plan(candidates)
+            if isinstance(found, PlanError):
+                attempts[index] += len(candidates)
+                errors[index] = found
+            else:
+                text, plan, tried = found
+                others = _alternatives(candidates[tried:], plan) if beams > 1 else ()
+                results[index] = Decoded(text, plan, attempts[index] + tried, others)
     for attempt in range(options.sample_tries):
         pending = [i for i, result in enumerate(results) if result is None]
         if not pending:
@@ -125,4 +143,23 @@ def decode_plans(
             f"no readable plan after {attempts[i]} tries; last error: {errors[i]}", questions[i], attempts[i]
         )
         for i, result in enumerate(results)
+    ]
+
+
+def alternative_plans(
+    model: PlannerModel,
+    sources: Sequence[str],
+    names: Sequence[Sequence[str]],
+    chosen: Sequence[Plan],
+    options: DecodingOptions = DecodingOptions(),
+) -> list[tuple[Plan, ...]]:
+    """For each question, the beams that parse to plans other than its ``chosen`` one, best
+    first: what the pipeline retries a plan with when it compiles to nothing or answers nothing."""
+    beams = max(options.num_beams, 2)
+    outputs = model.generate(
+        sources, names, num_beams=beams, num_return_sequences=beams, max_new_tokens=options.max_new_tokens
+    )
+    return [
+        tuple(plan for _, plan in _alternatives(candidates, plan))
+        for candidates, plan in zip(outputs, chosen, strict=True)
     ]

@@ -33,6 +33,7 @@ import torch
 from nl2sparql.planner.adapter_int8 import CONFIG_FILE, readable_adapter
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION
+from nl2sparql.planner.names import DEFAULT_BASE
 from nl2sparql.planner.target_text import Codec, choose_codec, decode_output, encode_target
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -46,7 +47,6 @@ Architecture = Literal["seq2seq", "causal"]
 
 META_FILE = "planner.json"
 META_FORMAT = 1
-DEFAULT_BASE = "minilm-ed"
 #: Prompt suffix of a causal model: the plan follows it.
 CAUSAL_PROMPT_SUFFIX = "\nplan:\n"
 
@@ -275,8 +275,13 @@ class PlannerModel:
         max_new_tokens: int = 192,
         min_new_tokens: int = 0,
         seed: int | None = None,
+        constrained: bool = False,
     ) -> list[list[str]]:
-        """For each input, ``num_return_sequences`` plan texts (decoded, spacing and names restored)."""
+        """For each input, ``num_return_sequences`` plan texts (decoded, spacing and names restored).
+
+        ``constrained`` keeps greedy output inside the plan grammar (planner/constrained.py);
+        it applies to greedy decoding only (one beam, no sampling).
+        """
         if not inputs:
             return []
         self.model.eval()
@@ -297,6 +302,15 @@ class PlannerModel:
             "min_new_tokens": min_new_tokens,
             "pad_token_id": pad,
         }
+        names = names or [() for _ in inputs]
+        if constrained and num_beams == 1 and not do_sample:
+            from transformers import LogitsProcessorList
+
+            from nl2sparql.planner.constrained import GrammarLogitsProcessor
+
+            prompt = width if self.architecture == "causal" else 0
+            grammar = GrammarLogitsProcessor(self.tokenizer, self.codec, names, prompt, max_new_tokens)
+            options["logits_processor"] = LogitsProcessorList([grammar])
         if do_sample:
             options.update(temperature=temperature, top_p=top_p)
         else:  # a checkpoint's generation_config may ask for sampling; plans want the mode
@@ -312,7 +326,6 @@ class PlannerModel:
         if self.architecture == "causal":
             output = output[:, width:]
         texts = self.tokenizer.batch_decode(output, skip_special_tokens=True)
-        names = names or [() for _ in inputs]
         return [
             [
                 decode_output(texts[i * num_return_sequences + k], self.codec, names[i])
@@ -349,9 +362,11 @@ class PlannerModel:
         folder = Path(folder)
         meta = read_meta(folder)
         architecture: Architecture = meta["architecture"]
-        if meta["method"] == "lora":
+        if meta["method"] == "lora" and merge:
+            model, tokenizer = _load_merged_lora(folder, meta)
+        elif meta["method"] == "lora":
             model, tokenizer, _ = build_base(parse_base(meta["base"]), seed=int(meta.get("seed", 0)))
-            model = load_adapter(model, folder, merge=merge)
+            model = load_adapter(model, folder, merge=False)
         else:
             model, tokenizer = _load_full(folder, architecture)
         max_source = int(meta.get("max_source_tokens", 256))
@@ -374,6 +389,23 @@ class PlannerModel:
             if (adapter / META_FILE).is_file():
                 meta.update(read_meta(adapter))
         return cls(model, tokenizer, architecture, meta=meta, device=device)
+
+
+def _load_merged_lora(folder: Path, meta: dict[str, Any]) -> tuple[Any, Any]:
+    """A LoRA planner merged into its base: from the merged-weights cache when it holds it
+    (planner/merged_cache.py), else built, merged and written there for the next run."""
+    from nl2sparql.planner import merged_cache
+
+    cache = merged_cache.cache_folder(folder) if merged_cache.enabled() else None
+    architecture: Architecture = meta["architecture"]
+    cached = merged_cache.read(cache, lambda path: _load_full(path, architecture))
+    if cached is not None:
+        return cached
+    model, tokenizer, _ = build_base(parse_base(meta["base"]), seed=int(meta.get("seed", 0)))
+    model = load_adapter(model, folder, merge=True)
+    with _quiet_transformers():
+        merged_cache.write(cache, model, tokenizer)
+    return model, tokenizer
 
 
 def load_adapter(model: Any, folder: Path, merge: bool = True) -> Any:

@@ -48,13 +48,13 @@ from nl2sparql.planner.model import (
     parse_base,
     read_meta,
 )
+from nl2sparql.planner.names import DEFAULT_METHOD
 from nl2sparql.planner.pairs import EXEMPLARS_DIR, PlanPair, data_files, pairs_sha256, read_pairs
 from nl2sparql.planner.plan import PlanError
 
 #: Full fine-tuning is the default for minilm-ed. Measured on 320 WebQSP pairs, 3 epochs: dev loss
 #: 1.00 and every dev plan parsing (full, lr 3e-4), 1.24 / 53% (full, 1e-4), 1.17 / 95% (LoRA r16,
 #: 5e-4), 2.46 / 0% (LoRA, 1e-4); a LoRA step costs about 0.9 of a full one on this model.
-DEFAULT_METHOD: Literal["full", "lora"] = "full"
 LOG_FILE = "train_log.jsonl"
 CHECKPOINTS = "checkpoints"
 #: At most this many pairs are held out for the dev loss when no dev.jsonl is given.

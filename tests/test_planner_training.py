@@ -347,17 +347,41 @@ def test_a_learnt_plan_comes_back_through_the_hf_and_default_backends(
     assert info["planner"] == "default" and info["method"] == "full" and info["decoding"]["num_beams"] == 1
 
 
+def test_a_merged_lora_planner_is_cached_and_reads_back_the_same(
+    lora_ed: TrainResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    built = PlannerModel.load(lora_ed.out)
+    (cached,) = (tmp_path / "cache").iterdir()
+    assert (cached / "complete").is_file() and not cached.name.startswith(".")
+    read = PlannerModel.load(lora_ed.out)
+    expected = built.model.state_dict()
+    assert read.model.state_dict().keys() == expected.keys()
+    assert all(torch.equal(tensor, expected[name]) for name, tensor in read.model.state_dict().items())
+    source = [format_input("who is justin bieber's brother?", {"m.1": "Justin Bieber"})]
+    assert read.generate(source, [["Justin Bieber"]], max_new_tokens=24) == built.generate(
+        source, [["Justin Bieber"]], max_new_tokens=24
+    )
+    (cached / "complete").unlink()  # a torn cache is rebuilt, not read
+    PlannerModel.load(lora_ed.out)
+    assert (cached / "complete").is_file() and list((tmp_path / "cache").iterdir()) == [cached]
+
+
 def test_decoding_gives_up_naming_the_question_and_the_last_error(tiny_bert: Path) -> None:
     model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
     planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
     with pytest.raises(PlannerError) as caught:
         planner.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
-    assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 4
-    assert "no readable plan after 4 tries; last error: line " in str(caught.value)
+    # greedy (1), then the beams (2), then the samples (2)
+    assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 5
+    assert "no readable plan after 5 tries; last error: line " in str(caught.value)
     again = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
     with pytest.raises(PlannerError) as repeated:
         again.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
     assert str(repeated.value) == str(caught.value)  # seeded: the same tries every time
+    beams_only = DecodingOptions(num_beams=2, sample_tries=2, lazy_beams=False)  # the old decoding: no greedy pass
+    with pytest.raises(PlannerError, match="after 4 tries"):
+        LocalPlanner(PlannerModel(model, tokenizer, architecture), beams_only).plan("who is x?", {"m.1": "X"})
 
 
 def test_causal_lora_learns_the_completion_only(tiny_gpt2: Path, data: Path, tmp_path: Path) -> None:

@@ -171,6 +171,20 @@ def test_each_bad_line_gets_its_own_error_and_the_batch_goes_on(pipeline: Pipeli
     assert by_id["surrogate"]["question"] == "who \udcff is?"  # escaped again, so the line stays JSON
 
 
+def test_concurrent_workers_write_the_same_lines_in_the_same_order(
+    pipeline: Pipeline, files: dict[str, Path]
+) -> None:
+    alone, together = files["folder"] / "one-worker.jsonl", files["folder"] / "four-workers.jsonl"
+    translate_file(pipeline, files["mixed"], alone, progress=False)
+    report = translate_file(pipeline, files["mixed"], together, progress=False, workers=4)
+    assert report == BatchReport(total=len(LINES), written=len(LINES), skipped=0, failed=FAILED)
+
+    def stable(path: Path) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if k != "timings_ms"} for r in _records(path)]
+
+    assert stable(together) == stable(alone)
+
+
 def test_a_rerun_skips_the_ids_already_written(pipeline: Pipeline, files: dict[str, Path]) -> None:
     target = files["folder"] / "resumed.jsonl"
     translate_file(pipeline, files["mixed"], target, progress=False)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, TracebackType
 from typing import Any, Literal
 
+from nl2sparql.errors import DeadlineExceeded
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.planner.errors import PlannerError
 from nl2sparql.planner.plan import Plan, PlanError
@@ -84,9 +85,20 @@ class Planner(ABC):
         """``(text, plan, attempts[, alternatives])`` or the error, for each request of one batch."""
 
     def plan(
-        self, question: str, entities: Mapping[str, str] | None = None, gold_sparql: str | None = None
+        self,
+        question: str,
+        entities: Mapping[str, str] | None = None,
+        gold_sparql: str | None = None,
+        *,
+        deadline: float | None = None,
     ) -> PlannerOutput:
-        """The plan for one question; :class:`PlannerError` when none could be made."""
+        """The plan for one question; :class:`PlannerError` when none could be made.
+
+        ``deadline`` (a :func:`time.monotonic` time) is checked before planning starts; a
+        batching planner (:mod:`nl2sparql.planner.batcher`) also stops waiting when it passes.
+        """
+        if deadline is not None and time.monotonic() >= deadline:
+            raise DeadlineExceeded("deadline exceeded before planning")
         request = PlanRequest(question, dict(entities or {}), gold_sparql)
         (output,) = self.plan_batch([request], batch_size=1)
         assert isinstance(output, PlannerOutput)
@@ -122,6 +134,26 @@ class Planner(ABC):
                     alternatives = tuple(more[0]) if more else ()
                     outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw, alternatives))
         return outputs
+
+    def alternatives(
+        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
+    ) -> tuple[Plan, ...]:
+        """Other plans for ``request`` than ``chosen``, best first, computed only when asked for
+        (a plan that compiles to nothing or answers nothing). Backends that find alternatives
+        while planning return them with the plan instead; this default has none more."""
+        return ()
+
+    def alternatives_batch(
+        self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
+    ) -> list[tuple[Plan, ...] | PlannerError]:
+        """:meth:`alternatives` for many questions at once (a local model decodes them as one batch)."""
+        found: list[tuple[Plan, ...] | PlannerError] = []
+        for request, plan in zip(requests, chosen, strict=True):
+            try:
+                found.append(self.alternatives(request, plan))
+            except PlannerError as exc:
+                found.append(exc)
+        return found
 
     def info(self) -> dict[str, Any]:
         """What this planner is (for ``nl2sparql planner info`` and the service's trace)."""

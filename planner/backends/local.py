@@ -16,14 +16,24 @@ from typing import Any
 
 from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
-from nl2sparql.planner.decoding import Decoded, DecodingOptions, decode_plans
+from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
+from nl2sparql.planner.plan import Plan
 
-DECODING_KEYS = ("num_beams", "max_new_tokens", "sample_tries", "temperature", "top_p", "seed")
+DECODING_KEYS = (
+    "num_beams",
+    "max_new_tokens",
+    "sample_tries",
+    "temperature",
+    "top_p",
+    "seed",
+    "lazy_beams",
+    "constrained",
+)
 
 
 class LocalPlanner(Planner):
@@ -58,6 +68,25 @@ class LocalPlanner(Planner):
             (d.text, d.plan, d.attempts, tuple(plan for _, plan in d.alternatives)) if isinstance(d, Decoded) else d
             for d in decoded
         ]
+
+    def alternatives(
+        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
+    ) -> tuple[Plan, ...]:
+        """The question's other beams (greedy decoding did not compute them)."""
+        (found,) = self.alternatives_batch([request], [chosen])
+        if isinstance(found, PlannerError):
+            raise found
+        return found
+
+    def alternatives_batch(
+        self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
+    ) -> list[tuple[Plan, ...] | PlannerError]:
+        """The other beams of many questions, decoded as one batch."""
+        entities = [r.entities for r in requests]
+        sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k)
+        with self._slots:
+            found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
+        return list(found)
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}

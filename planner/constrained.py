@@ -1,0 +1,210 @@
+"""Grammar-constrained greedy decoding: every token the model picks keeps the plan parseable.
+
+The planner's tokenizer is WordPiece on an encoder-decoder (MiniLM): it lower-cases, drops
+line breaks and spaces ``? x``, so grammar libraries that map a grammar onto a byte-level
+vocabulary (transformers-cfg, outlines, xgrammar) do not fit its output, which only
+becomes plan text after :func:`~nl2sparql.planner.target_text.decode_output`. Instead, at
+each step the best-scoring token is checked: the output so far plus that token, turned
+into plan text, must be a prefix of a sentence of ``grammar/plan.lark`` (lark's
+interactive LALR parser lexes and parses what is complete; the text left over must be the
+beginning of a terminal the parser accepts there, by ``regex``'s partial matching), and an
+end-of-sequence token must close a plan that :func:`parse_plan` reads. A token that fails
+is masked and the next best is checked, up to ``top_k`` of them; a trained model's greedy
+decoding nearly always needs one check a step. A token that completes a step must also leave
+steps that :func:`parse_plan` reads (a variable used before it is assigned is refused there).
+When none of the ``top_k`` fits, the step is left unconstrained (counted in
+:attr:`GrammarLogitsProcessor.unconstrained`), and the pipeline's usual fallback (beams,
+then sampling) takes over.
+
+A model that wanders (free text runs to the length limit) would end without a plan, so
+the last ``reserve`` tokens of the budget close the plan: the shortest of a few fixed
+endings (:data:`CLOSERS` then :data:`ENDINGS`) that makes the output a plan that parses is
+forced, token by token. A trained planner ends its plans long before that; an untrained
+one is still given a plan that parses.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import regex
+import torch
+from lark import Lark
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedToken
+
+from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.planner.plan import PlanError
+from nl2sparql.planner.target_text import STEP_SEPARATOR, Codec, decode_output
+
+#: the most candidates checked for one step before the step is left unconstrained (the best
+#: token nearly always fits; a random model's may not, hence the wide bound)
+DEFAULT_TOP_K = 256
+#: the last tokens of the length budget, kept for closing a plan
+DEFAULT_RESERVE = 48
+#: what may end the sentence being written, shortest first
+CLOSERS = ("", ".", "x.", "?x.", " ?x.", ", assign it to ?x.", " of it, assign it to ?x.")
+#: what may follow it to make a whole plan
+ENDINGS = ("", "\nThe answer is ?x.", "\nFind the answer of it, assign it to ?x.\nThe answer is ?x.")
+
+
+@functools.lru_cache(maxsize=1)
+def _grammar() -> tuple[Lark, dict[str, Any]]:
+    """The plan grammar without its transformer (a prefix is parsed, never turned into steps),
+    and each terminal's pattern compiled for partial matching."""
+    parser = Lark.open_from_package("nl2sparql.grammar", "plan.lark", parser="lalr", lexer="contextual")
+    patterns = {}
+    for terminal in parser.terminals:
+        flags = regex.IGNORECASE if "i" in terminal.pattern.flags else 0
+        patterns[terminal.name] = regex.compile(terminal.pattern.to_regexp(), flags)
+    return parser, patterns
+
+
+def viable_prefix(text: str) -> bool:
+    """Whether some text continues ``text`` into sentences of the plan grammar.
+
+    >>> viable_prefix("Type: composition\\nFind the siblings of Justin Bieber, assign it to ?")
+    True
+    >>> viable_prefix("Type: composition\\nFind the siblings of Justin Bieber.\\n")
+    False
+    """
+    parser, patterns = _grammar()
+    interactive = parser.parse_interactive(text)
+    try:
+        for _ in interactive.iter_parse():
+            pass
+    except UnexpectedCharacters as exc:  # nothing lexes here: the rest may be a terminal's beginning
+        return _begins_terminal(text[exc.pos_in_stream :], exc.allowed or interactive.accepts(), patterns)
+    except UnexpectedToken as exc:  # lexed as a terminal this state does not take (the fallback lexer)
+        start = exc.token.start_pos if exc.token.start_pos is not None else len(text)
+        return _begins_terminal(text[start:], exc.expected or interactive.accepts(), patterns)
+    except LarkError:
+        return False
+    return True
+
+
+def _begins_terminal(rest: str, allowed: Iterable[str], patterns: dict[str, Any]) -> bool:
+    """Whether ``rest`` (what is left after the last complete token) could begin one of ``allowed``."""
+    rest = rest.lstrip(" \t")
+    if not rest:
+        return True
+    return any(name in patterns and patterns[name].fullmatch(rest, partial=True) is not None for name in allowed)
+
+
+def plan_prefix(output: str, codec: Codec, names: Sequence[str]) -> str:
+    """The plan text a model's partial output stands for: complete steps on their lines, and
+    the step being written without a closing line break."""
+    if codec == "plain":
+        return output
+    *done, current = output.split(STEP_SEPARATOR.strip())
+    complete = decode_output(STEP_SEPARATOR.join(done), codec, names) if done else ""
+    return complete + decode_output(current, codec, names).rstrip("\n")
+
+
+def closing(prefix: str) -> str | None:
+    """The shortest fixed ending (a closer, then an ending) that makes plan text ``prefix`` a plan
+    that parses, or ``None``."""
+    for ending in ENDINGS:
+        for closer in CLOSERS:
+            tail = closer + ending
+            if not prefix.strip() and not ending:
+                continue
+            try:
+                parse_plan(prefix + tail + "\n")
+            except PlanError:
+                continue
+            return tail
+    return None
+
+
+def steps_read(prefix: str) -> bool:
+    """Whether the complete lines of plan text ``prefix`` can still end in a plan that parses (a
+    variable used before it is assigned, say, cannot)."""
+    complete = prefix[: prefix.rfind("\n") + 1]
+    return not complete.strip() or closing(complete) is not None
+
+
+def complete_plan(output: str, codec: Codec, names: Sequence[str]) -> bool:
+    """Whether ``output`` ends a plan that parses."""
+    try:
+        parse_plan(decode_output(output, codec, names))
+    except PlanError:
+        return False
+    return True
+
+
+class GrammarLogitsProcessor:
+    """A ``transformers`` logits processor for greedy decoding that keeps every output a
+    prefix of a plan (see the module docstring). Row ``i`` of the batch has ``names[i]``."""
+
+    def __init__(
+        self,
+        tokenizer: Any,
+        codec: Codec,
+        names: Sequence[Sequence[str]],
+        prompt_length: int,
+        max_new_tokens: int,
+        top_k: int = DEFAULT_TOP_K,
+        reserve: int = DEFAULT_RESERVE,
+    ) -> None:
+        self.tokenizer = tokenizer
+        self.codec = codec
+        self.names = [tuple(n) for n in names]
+        self.prompt_length = prompt_length
+        self.top_k = top_k
+        self.close_from = max(1, max_new_tokens - reserve)
+        self.eos = _single(tokenizer.sep_token_id if tokenizer.sep_token_id is not None else tokenizer.eos_token_id)
+        self.forced: dict[int, list[int]] = {}
+        self.unconstrained = 0
+        self.checks = 0
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        for row in range(scores.shape[0]):
+            written = input_ids[row, self.prompt_length :].tolist()
+            if written and written[-1] in (self.eos, self.tokenizer.pad_token_id):
+                continue  # this row has finished; generate pads it
+            if row in self.forced or len(written) >= self.close_from:
+                self._force(row, written, scores[row])
+            else:
+                self._constrain(row, written, scores[row])
+        return scores
+
+    def _constrain(self, row: int, written: list[int], scores: torch.Tensor) -> None:
+        for token in torch.topk(scores, min(self.top_k, scores.shape[-1])).indices.tolist():
+            self.checks += 1
+            if self._fits(row, written, token):
+                return
+            scores[token] = -float("inf")
+        self.unconstrained += 1
+
+    def _fits(self, row: int, written: list[int], token: int) -> bool:
+        text = self.tokenizer.decode(written + ([] if token == self.eos else [token]), skip_special_tokens=True)
+        if token == self.eos:
+            return complete_plan(text, self.codec, self._names(row))
+        prefix = plan_prefix(text, self.codec, self._names(row))
+        return viable_prefix(prefix) and steps_read(prefix)
+
+    def _force(self, row: int, written: list[int], scores: torch.Tensor) -> None:
+        """Write the plan's closing, one token a step (worked out on the first step of it)."""
+        if row not in self.forced:
+            text = self.tokenizer.decode(written, skip_special_tokens=True)
+            tail = closing(plan_prefix(text, self.codec, self._names(row)))
+            if tail is None:
+                self.unconstrained += 1
+                return
+            if self.codec == "flat":
+                tail = tail.replace("\n", " " + STEP_SEPARATOR.strip() + " ")
+            self.forced[row] = self.tokenizer.encode(tail, add_special_tokens=False) + [self.eos]
+        queue = self.forced[row]
+        token = queue.pop(0) if queue else self.eos
+        scores.fill_(-float("inf"))
+        scores[token] = 0.0
+
+    def _names(self, row: int) -> tuple[str, ...]:
+        return self.names[row] if row < len(self.names) else ()
+
+
+def _single(token: int | list[int] | None) -> int | None:
+    return token[0] if isinstance(token, list) else token
+

@@ -1,0 +1,70 @@
+"""Grammar-constrained greedy decoding: every prefix of a real plan stays allowed, text outside
+the plan language is refused, and a tiny *random* model (the 2-layer BERT of
+test_planner_training, never trained) writes plans that parse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_planner_training import one_thread, tiny_bert  # noqa: F401  (fixtures)
+
+from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.planner.backends.local import LocalPlanner
+from nl2sparql.planner.constrained import closing, plan_prefix, steps_read, viable_prefix
+from nl2sparql.planner.decoding import DecodingOptions
+from nl2sparql.planner.errors import PlannerError
+from nl2sparql.planner.model import PlannerModel, build_base, parse_base
+
+PLANS = (
+    "Type: composition\nFind the siblings of Justin Bieber, assign it to ?x.\nFind the gender of ?x, assign it to ?g.\n"
+    "Make sure ?g is Male.\nThe answer is ?x.\n",
+    "Type: superlative\nFind the championships won by the sports team Dallas Cowboys, assign it to ?x.\n"
+    "Find the end date of ?x, assign it to ?d.\nRank ?x by ?d in descending order and keep the first.\n"
+    "The answer is ?x.\n",
+    "Type: comparative\nFind the films of Cy Quill, assign it to ?x.\nFind the release date of ?x, assign it to ?d.\n"
+    "Make sure ?d is after 2011-05-01.\nCount ?x, assign it to ?n.\nThe answer is ?n.\n",
+)
+QUESTIONS = ("who is justin bieber's brother?", "what county is san diego in?", "where was ada quill born?")
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_every_prefix_of_a_real_plan_is_allowed(plan: str) -> None:
+    parse_plan(plan)
+    refused = [plan[:end] for end in range(len(plan) + 1) if not (viable_prefix(plan[:end]) and steps_read(plan[:end]))]
+    assert refused == []
+    assert closing(plan) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Type: composition\nFrobnicate",
+        "Type: composition\nFind the siblings of Justin Bieber.\n",
+        "Type: composition\nThe answer is x",
+        "Type: composition\nFind the siblings of ?y, assign it to ?x.\n",  # ?y used before it is assigned
+    ],
+)
+def test_text_outside_the_plan_language_is_refused(text: str) -> None:
+    assert not (viable_prefix(text) and steps_read(text))
+
+
+def test_a_partial_plan_is_closed_by_the_shortest_ending() -> None:
+    assert closing("Type: composition\nFind the siblings of Justin Bieber") == ", assign it to ?x.\nThe answer is ?x."
+    assert closing("Type: composition\nFind the siblings of Justin Bieber, assign it to ?x.\nThe answer is ?") == "x."
+    flat = "type : composition ; find the siblings of justin bieber, assign it to? x. ; the answer is? "
+    assert plan_prefix(flat, "flat", ["Justin Bieber"]).endswith("Justin Bieber, assign it to ?x.\nthe answer is?")
+
+
+def test_a_tiny_random_model_writes_plans_that_parse_when_constrained(tiny_bert: Path) -> None:  # noqa: F811
+    model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
+    planner_model = PlannerModel(model, tokenizer, architecture)
+    greedy = DecodingOptions(num_beams=1, sample_tries=0, max_new_tokens=96)
+    requests = [{"question": q, "entities": {"m.1": "Justin Bieber"}} for q in QUESTIONS]
+    outputs = LocalPlanner(planner_model, greedy).plan_batch(requests, errors="return")
+    for output in outputs:
+        assert not isinstance(output, PlannerError), str(output)
+        assert output.attempts == 1 and parse_plan(output.text) == output.plan
+    free = DecodingOptions(num_beams=1, sample_tries=0, max_new_tokens=96, constrained=False)
+    unconstrained = LocalPlanner(planner_model, free).plan_batch(requests, errors="return")
+    assert all(isinstance(output, PlannerError) for output in unconstrained)  # the same model, unconstrained
