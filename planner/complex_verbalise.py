@@ -59,13 +59,18 @@ def replace_mention(question: str, mention: str, text: str) -> str:
 
     >>> replace_mention("what does Israel have?", "israel", "the country that contains X")
     'what does the country that contains X have?'
+    >>> replace_mention("what do the bahamas use?", "bahamas", "the country whose capital is Y")
+    'what do the country whose capital is Y use?'
     """
     if not mention.strip():
         raise VerbaliseError("the source names no topic mention")
     found = re.search(rf"(?<!\w){re.escape(mention.strip())}(?!\w)", question, re.IGNORECASE)
     if found is None:
         raise VerbaliseError(f"the mention {mention!r} is not in the question")
-    return question[: found.start()] + text + question[found.end() :]
+    head = question[: found.start()]
+    if text.lower().startswith("the ") and head.lower().endswith("the "):
+        head = head[:-4]  # "the the country ...": the phrase brings its own article
+    return head + text + question[found.end() :]
 
 
 def relation_noun(path: list[str], hub: bool = True) -> str:
