@@ -12,6 +12,7 @@ source, of questions or of facts.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +131,14 @@ def test_the_data_run_keeps_only_pairs_that_rebuild(
     assert all(r["status"] != "kept" for r in records if r["id"] not in kept)
     with pytest.raises(ValueError, match="between 0"):
         complex_pairs(builder, sources, -1)
+
+
+def test_cli_refuses_a_bad_count_or_a_missing_bank(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nl2sparql.cli import main
+
+    out = tmp_path / "out"
+    assert main(["planner", "data", "--out", str(out), "--complex", "-1"]) == 1
+    assert "--complex takes a number" in capsys.readouterr().err
+    code = main(["planner", "data", "--out", str(out), "--complex", "4", "--bank", str(tmp_path / "absent.nl2sq")])
+    err = capsys.readouterr().err
+    assert code == 1 and not out.exists() and "no bank at" in err and "absent.nl2sq" in err
