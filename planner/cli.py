@@ -58,12 +58,18 @@ over those the store can ground, with plans written by the gold-plan synthesiser
 questions from templates. They go to train.jsonl only; their queries and answers go
 to patterns.jsonl. --check N reconstructs N of them through a bank built from the
 store and reports how many give the grounded answers (loads the embedder).
+--complex N adds up to N synthetic complex-question pairs (composition, conjunction,
+comparative, superlative in equal shares), made from WebQSP train questions outside
+the dev split as CWQ made its questions; each is kept only if its plan rebuilds its
+own query through --bank (default: the home bank). Every attempt, with its query,
+plan and reason when left out, goes to complex.jsonl.
 
 examples:
   nl2sparql planner data --out pairs/
   nl2sparql planner data --out pairs/ --patterns 2000 --store ~/.cache/nl2sparql/store --seed 1
   nl2sparql planner data --out pairs/ --sources webqsp --patterns 500 --check 100
   nl2sparql planner data --out lpkg-only/ --sources none --patterns 1000 --json
+  nl2sparql planner data --out pairs/ --complex 2000 --bank ~/.cache/nl2sparql/bank.nl2sq
 """
 
 INFO_EPILOG = """examples:
@@ -111,6 +117,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument("--store", help="Oxigraph store folder or endpoint URL (default: the home store)")
     data.add_argument("--seed", type=int, default=0, help="seed of the pattern walks (default 0)")
     data.add_argument("--check", type=int, default=0, metavar="N", help="reconstruct N pattern pairs and compare")
+    data.add_argument(
+        "--complex", type=int, default=0, metavar="N", help="synthetic complex-question pairs to add (default 0)"
+    )
+    data.add_argument("--bank", help="bank the --complex pairs must rebuild through (default: the home bank)")
     data.add_argument(
         "--exemplars", type=int, default=0, metavar="K", help="end each input with the plans of K similar questions"
     )
@@ -208,6 +218,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.complex_data import MAX_COMPLEX, write_complex_data
     from nl2sparql.planner.data import build_training_data
     from nl2sparql.planner.errors import PlannerDataError
     from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
@@ -224,18 +235,25 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError("--exemplars applies to the gold pairs only; build pattern pairs in another run")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
+    if not 0 <= args.complex <= MAX_COMPLEX:
+        raise PlannerDataError(f"--complex takes a number of pairs from 0 to {MAX_COMPLEX}")
+    if args.exemplars and args.complex:
+        raise PlannerDataError("--exemplars applies to the gold pairs only; build complex pairs in another run")
+    bank = _complex_bank(args.bank) if args.complex else None
     store = open_store_folder(args.store) if args.patterns else None
     say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
     try:
         gold = build_training_data(args.out, sources, args.exemplars)
         patterns = write_pattern_data(args.out, store, args.patterns, args.seed, args.check, say) if store else None
+        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say) if bank else None
     finally:
         if store is not None:
             store.close()
-    train = patterns.train if patterns else gold.train
+    train = complex_[0] if complex_ else patterns.train if patterns else gold.train
     if args.json:
         record = {"out": str(args.out), "train": train, "dev": gold.dev, "gold": gold.to_json()}
         record.update(patterns.to_json() if patterns else {})
+        record.update({"complex": complex_[1].to_json()} if complex_ else {})
         print(json.dumps(record, indent=2, sort_keys=True))
         return 0
     print(f"wrote {args.out / TRAIN_FILE} ({train} pairs) and {args.out / DEV_FILE} ({gold.dev} pairs)")
@@ -245,9 +263,20 @@ def _data(args: argparse.Namespace) -> int:
         print(f"exemplar memory: {gold.exemplars} plans in {args.out / EXEMPLARS_DIR}")
     if gold.skipped:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
-    for line in patterns.lines() if patterns else ():
+    for line in [*(patterns.lines() if patterns else ()), *(complex_[1].lines() if complex_ else ())]:
         print(line)
     return 0
+
+
+def _complex_bank(location: str | None) -> Path:
+    """The bank ``--complex`` pairs are checked against: ``--bank``, else the home bank."""
+    from nl2sparql.config import home_dir
+    from nl2sparql.planner.errors import PlannerDataError
+
+    path = Path(location).expanduser() if location else home_dir() / "bank.nl2sq"
+    if not path.exists():
+        raise PlannerDataError(f"--complex: no bank at {path} (build one with `nl2sparql setup` or `bank build`)")
+    return path
 
 
 def _train(args: argparse.Namespace) -> int:
