@@ -368,18 +368,21 @@ def test_a_merged_lora_planner_is_cached_and_reads_back_the_same(
 
 
 def test_decoding_gives_up_naming_the_question_and_the_last_error(tiny_bert: Path) -> None:
+    # unconstrained: with the grammar even this random model writes a plan (test_planner_constrained.py)
     model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
-    planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
+    free = DecodingOptions(num_beams=2, sample_tries=2, constrained=False)
+    planner = LocalPlanner(PlannerModel(model, tokenizer, architecture), free)
     with pytest.raises(PlannerError) as caught:
         planner.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
     # greedy (1), then the beams (2), then the samples (2)
     assert caught.value.question == "who is justin bieber's brother?" and caught.value.attempts == 5
     assert "no readable plan after 5 tries; last error: line " in str(caught.value)
-    again = LocalPlanner(PlannerModel(model, tokenizer, architecture), DecodingOptions(num_beams=2, sample_tries=2))
+    again = LocalPlanner(PlannerModel(model, tokenizer, architecture), free)
     with pytest.raises(PlannerError) as repeated:
         again.plan("who is justin bieber's brother?", {"m.06w2sn5": "Justin Bieber"})
     assert str(repeated.value) == str(caught.value)  # seeded: the same tries every time
-    beams_only = DecodingOptions(num_beams=2, sample_tries=2, lazy_beams=False)  # the old decoding: no greedy pass
+    # the old decoding: no greedy pass
+    beams_only = DecodingOptions(num_beams=2, sample_tries=2, lazy_beams=False, constrained=False)
     with pytest.raises(PlannerError, match="after 4 tries"):
         LocalPlanner(PlannerModel(model, tokenizer, architecture), beams_only).plan("who is x?", {"m.1": "X"})
 
