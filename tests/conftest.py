@@ -43,6 +43,11 @@ NS = "http://rdf.freebase.com/ns/"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
+# Tests never write merged planner weights into the user's home (<home>/cache); the cache's
+# own test turns it on with a temporary home.
+os.environ.setdefault("NL2SPARQL_PLANNER_CACHE", "0")
+
+
 # -- slow tests ----------------------------------------------------------------------------
 
 

@@ -351,6 +351,7 @@ def test_a_merged_lora_planner_is_cached_and_reads_back_the_same(
     lora_ed: TrainResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    monkeypatch.setenv("NL2SPARQL_PLANNER_CACHE", "1")
     built = PlannerModel.load(lora_ed.out)
     (cached,) = (tmp_path / "cache").iterdir()
     assert (cached / "complete").is_file() and not cached.name.startswith(".")
