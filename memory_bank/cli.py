@@ -151,7 +151,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tune.add_argument(
         "--webqsp-only",
         action="store_true",
-        help="the bank and the dev split of WebQSP train alone, no CWQ and no schema statements (the earlier default)",
+        help="a bank of WebQSP train alone, no CWQ and no schema statements (the earlier default)",
     )
     _common(tune)
     tune.set_defaults(func=_tune)
@@ -471,10 +471,11 @@ def _tune(args: argparse.Namespace) -> int:
     from nl2sparql.memory_bank.build_queries import load_examples
     from nl2sparql.memory_bank.tune import tune
 
+    cwq = load_examples("cwq-test")
     if args.webqsp_only:
-        report = tune(load_examples("webqsp-train"))
+        report = tune(load_examples("webqsp-train"), cwq=cwq, store_cwq=False)
     else:
-        report = tune(load_examples("webqsp-train"), cwq=load_examples("cwq-test"), with_schema=True)
+        report = tune(load_examples("webqsp-train"), cwq=cwq, with_schema=True)
     lines = [
         f"dev: {report.dev_questions} questions, {report.dev_statements} gold statements, "
         f"{report.in_bank} in the {report.bank_statements}-statement bank"

@@ -165,10 +165,12 @@ def tune(
     max_n: int = 5,
     cwq: Sequence[Any] = (),
     with_schema: bool = False,
+    store_cwq: bool = True,
 ) -> TuneReport:
     """Recall@k and the thresholds, on the WebQSP dev split (and the CWQ dev split when ``cwq``
     is given), with a bank built as the default is from everything else: WebQSP train less
-    its dev split, CWQ part A less its dev split, and with ``with_schema`` the schema's statements."""
+    its dev split, CWQ part A less its dev split (unless not ``store_cwq``), and with
+    ``with_schema`` the schema's statements."""
     from nl2sparql.kg.splits import is_cwq_dev
 
     decomposer = decomposer or QueryDecomposer()
@@ -176,7 +178,7 @@ def tune(
     stored = [e for e in examples if not is_dev(e.id)]
     if cwq:
         dev_sets["cwq dev "] = [e for e in cwq if is_cwq_dev(e)]
-        stored += [e for e in cwq if not is_cwq_dev(e)]
+        stored += [e for e in cwq if not is_cwq_dev(e)] if store_cwq else []
     entries, _ = collect_from_examples(stored, decomposer)
     entries = stored_entries(entries, decomposer.schema, True, with_schema)
     bank = MemoryBank.build(entries, embedder=embedder, describer=decomposer.describer, sources=("webqsp-train-dev",))
