@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nl2sparql.kg.freebase_schema import FreebaseSchema
+from nl2sparql.kg.freebase_schema import FreebaseSchema, Role
 from nl2sparql.memory_bank.bank import StatementCollector
 from nl2sparql.memory_bank.build_store import MAX_CVT_LINKS, Link, plain_statements, signature_statements
 from nl2sparql.memory_bank.statement import NS_PREFIX, Statement
@@ -52,8 +52,9 @@ class CvtLinks:
         return [tuple(sorted((link, *self.outgoing))) for link in self.incoming]
 
 
-def _kept(relation: str) -> bool:
-    return relation.split(".", 1)[0] not in SKIPPED_DOMAINS
+def _kept(relation: str, role: Role) -> bool:
+    """A relation about the world: not Freebase's bookkeeping, not to or from a web page or image."""
+    return relation.split(".", 1)[0] not in SKIPPED_DOMAINS and not {role.domain, role.range} & SKIPPED_TYPES
 
 
 def cvt_links(schema: FreebaseSchema) -> dict[str, CvtLinks]:
@@ -61,7 +62,7 @@ def cvt_links(schema: FreebaseSchema) -> dict[str, CvtLinks]:
     incoming: dict[str, list[Link]] = defaultdict(list)
     outgoing: dict[str, list[Link]] = defaultdict(list)
     for relation, role in schema.predicates():
-        if not _kept(relation) or {role.domain, role.range} & SKIPPED_TYPES:
+        if not _kept(relation, role):
             continue
         into, out_of = schema.is_cvt_type(role.range), schema.is_cvt_type(role.domain)
         if into and out_of is False:
@@ -77,7 +78,7 @@ def cvt_links(schema: FreebaseSchema) -> dict[str, CvtLinks]:
 def plain_schema_statements(schema: FreebaseSchema) -> Iterable[Statement]:
     """Structure 1 for every relation between named (or value) types."""
     for relation, role in schema.predicates():
-        if not _kept(relation) or {role.domain, role.range} & SKIPPED_TYPES:
+        if not _kept(relation, role):
             continue
         if schema.is_cvt_type(role.domain) is False and schema.is_cvt_type(role.range) is False:
             yield from plain_statements(NS_PREFIX + relation, not schema.is_value_type(role.range))

@@ -25,13 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nl2sparql.kg.freebase_schema import FreebaseSchema
+from nl2sparql.memory_bank import schema_statements
 from nl2sparql.planner.complex_facts import Fact, FactIndex
 from nl2sparql.planner.complex_source import ANSWER_VAR, Source, fits
 
 CATEGORIES = ("composition", "conjunction", "comparative", "superlative")
 NUMERIC_RANGES = {"type.datetime": "date", "type.int": "number", "type.float": "number"}
-#: domains whose relations are about Freebase or user bases, not what people ask
-SKIPPED_DOMAINS = frozenset({"freebase", "user", "type", "kg", "dataworld", "m", "base", "common"})
+#: domains whose relations are about Freebase or user bases, not what people ask: the schema
+#: bank's bookkeeping domains, and the user-contributed and generic ones as well
+SKIPPED_DOMAINS = schema_statements.SKIPPED_DOMAINS | {"base", "common"}
 ROUND_YEARS = tuple(str(y) for y in range(1900, 2011, 10))
 _DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?")
 _INTEGER = re.compile(r"-?\d+")
