@@ -62,7 +62,8 @@ store and reports how many give the grounded answers (loads the embedder).
 comparative, superlative in equal shares), made from WebQSP train questions outside
 the dev split as CWQ made its questions; each is kept only if its plan rebuilds its
 own query through --bank (default: the home bank). Every attempt, with its query,
-plan and reason when left out, goes to complex.jsonl.
+plan and reason when left out, goes to complex.jsonl. With --exemplars K the complex
+pairs get exemplars too, from the gold pairs' memory, never those of their own source.
 
 examples:
   nl2sparql planner data --out pairs/
@@ -70,6 +71,7 @@ examples:
   nl2sparql planner data --out pairs/ --sources webqsp --patterns 500 --check 100
   nl2sparql planner data --out lpkg-only/ --sources none --patterns 1000 --json
   nl2sparql planner data --out pairs/ --complex 2000 --bank ~/.cache/nl2sparql/bank.nl2sq
+  nl2sparql planner data --out pairs-ex/ --exemplars 3 --complex 800
 """
 
 INFO_EPILOG = """examples:
@@ -233,19 +235,20 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError("--exemplars takes a number of exemplars, 0 or more")
     if args.exemplars and args.patterns:
         raise PlannerDataError("--exemplars applies to the gold pairs only; build pattern pairs in another run")
+    if args.exemplars and args.complex and not sources:
+        raise PlannerDataError("--exemplars draws on the gold pairs: give --sources webqsp or cwq with --complex")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
     if not 0 <= args.complex <= MAX_COMPLEX:
         raise PlannerDataError(f"--complex takes a number of pairs from 0 to {MAX_COMPLEX}")
-    if args.exemplars and args.complex:
-        raise PlannerDataError("--exemplars applies to the gold pairs only; build complex pairs in another run")
     bank = _complex_bank(args.bank) if args.complex else None
     store = open_store_folder(args.store) if args.patterns else None
     say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
     try:
         gold = build_training_data(args.out, sources, args.exemplars)
         patterns = write_pattern_data(args.out, store, args.patterns, args.seed, args.check, say) if store else None
-        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say) if bank else None
+        memory = _exemplar_memory(args.out, args.exemplars) if bank and args.exemplars else None
+        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if bank else None
     finally:
         if store is not None:
             store.close()
@@ -266,6 +269,14 @@ def _data(args: argparse.Namespace) -> int:
     for line in [*(patterns.lines() if patterns else ()), *(complex_[1].lines() if complex_ else ())]:
         print(line)
     return 0
+
+
+def _exemplar_memory(out: Path, k: int) -> tuple[Any, int]:
+    """The exemplar memory the gold pairs were given (saved in ``out``), for the complex pairs."""
+    from nl2sparql.planner.exemplars import ExemplarMemory
+    from nl2sparql.planner.pairs import EXEMPLARS_DIR
+
+    return ExemplarMemory.load(out / EXEMPLARS_DIR), k
 
 
 def _complex_bank(location: str | None) -> Path:

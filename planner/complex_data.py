@@ -177,18 +177,34 @@ def write_complex_data(
     bank: str | Path,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    exemplars: tuple[Any, int] | None = None,
 ) -> tuple[int, ComplexReport]:
     """Add up to ``total`` complex pairs to ``out/train.jsonl`` and every attempt to ``complex.jsonl``;
-    the number of training pairs now in ``train.jsonl`` and the report."""
+    the number of training pairs now in ``train.jsonl`` and the report. ``exemplars``: (memory,
+    k) to end each input with k exemplars, never one of the pair's own source question."""
     from nl2sparql.kg.atomic import write_atomic
     from nl2sparql.planner.pairs import TRAIN_FILE
     from nl2sparql.planner.pattern_data import add_pairs
 
     builder, sources = load_builder(bank)
     pairs, records, report = complex_pairs(builder, sources, total, seed, progress)
+    if exemplars is not None:
+        from nl2sparql.planner.exemplars import with_exemplars
+
+        memory, k = exemplars
+        pairs = with_exemplars(pairs, memory, k, own=True, sources=[source_question(p.id) for p in pairs])
     out = Path(out)
     write_atomic(out / COMPLEX_FILE, _jsonl(records))
     return add_pairs(out / TRAIN_FILE, pairs), report
+
+
+def source_question(pair_id: str) -> str:
+    """The id of the WebQSP question a complex pair was made from.
+
+    >>> source_question("WebQTrn-12-superlative")
+    'WebQTrn-12'
+    """
+    return pair_id.rsplit("-", 1)[0]
 
 
 def _jsonl(records: Iterable[dict[str, Any]]) -> str:

@@ -138,13 +138,20 @@ class ExemplarMemory:
 
 
 def with_exemplars(
-    pairs: Sequence[PlanPair], memory: ExemplarMemory, k: int, own: bool, embedder: Any | None = None
+    pairs: Sequence[PlanPair],
+    memory: ExemplarMemory,
+    k: int,
+    own: bool,
+    embedder: Any | None = None,
+    sources: Sequence[str] | None = None,
 ) -> list[PlanPair]:
     """``pairs`` whose inputs end with their ``k`` nearest exemplars; ``own``: the pairs are in
-    the memory, so each skips the exemplars of its own source question."""
+    the memory, so each skips the exemplars of its own source question, which is the pair's
+    id unless ``sources`` names it (pairs made from a memory question)."""
     names = [names_from_input(p.input) for p in pairs]
     questions = [question_from_input(p.input) for p in pairs]
-    found = memory.nearest(questions, names, k, [p.id for p in pairs] if own else None, embedder)
+    exclude = (list(sources) if sources is not None else [p.id for p in pairs]) if own else None
+    found = memory.nearest(questions, names, k, exclude, embedder)
     return [PlanPair(p.id, with_examples(p.input, ex), p.output) for p, ex in zip(pairs, found, strict=True)]
 
 

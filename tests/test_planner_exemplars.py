@@ -18,6 +18,7 @@ from nl2sparql.config import data_file
 from nl2sparql.kg.datasets import load_dataset
 from nl2sparql.planner import exemplars as exemplars_module
 from nl2sparql.planner.backends import open_planner
+from nl2sparql.planner.complex_data import source_question
 from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_text, mask_names, memory_pairs, with_exemplars
@@ -98,6 +99,19 @@ def test_training_inputs_never_hold_their_own_plan(pairs: list[PlanPair], memory
         assert question_from_input(after.input) == question_from_input(before.input)
     webqsp_test = PlanPair("WebQTest-9", pairs[0].input, pairs[0].output)
     assert memory_pairs([*pairs[:3], webqsp_test]) == pairs[:3]  # nothing built on a test question
+
+
+def test_pairs_made_from_a_memory_question_skip_its_plan(pairs: list[PlanPair], memory: ExemplarMemory) -> None:
+    """Complex pairs are built on WebQSP train questions: their ids are not the source's."""
+    made = [PlanPair(f"{p.id}-conjunction", p.input, p.output) for p in pairs]
+    blind = with_exemplars(made, memory, 1, own=True)
+    told = with_exemplars(made, memory, 1, own=True, sources=[source_question(p.id) for p in made])
+    leaks = 0
+    for before, unaware, aware in zip(pairs, blind, told, strict=True):
+        own = exemplar_text(before.output, names_from_input(before.input))
+        leaks += unaware.input.endswith(own) and not _shared(memory, own, before.id)
+        assert not aware.input.endswith(own) or _shared(memory, own, before.id)
+    assert leaks > len(pairs) // 2  # without its source named, a pair finds its own plan first
 
 
 def test_the_memory_saves_loads_and_names_what_is_missing(memory: ExemplarMemory, tmp_path: Path) -> None:
