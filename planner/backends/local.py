@@ -16,6 +16,7 @@ from typing import Any
 
 from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
+from nl2sparql.planner.copied_values import copy_numbers
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
@@ -64,10 +65,7 @@ class LocalPlanner(Planner):
         names = [entity_names(r.entities) for r in requests]
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, questions, self.options)
-        return [
-            (d.text, d.plan, d.attempts, tuple(plan for _, plan in d.alternatives)) if isinstance(d, Decoded) else d
-            for d in decoded
-        ]
+        return [_copying(d, q) if isinstance(d, Decoded) else d for d, q in zip(decoded, questions, strict=True)]
 
     def alternatives(
         self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
@@ -86,7 +84,10 @@ class LocalPlanner(Planner):
         sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k)
         with self._slots:
             found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
-        return list(found)
+        return [
+            plans if isinstance(plans, PlannerError) else tuple(copy_numbers(p, r.question) for p in plans)
+            for plans, r in zip(found, requests, strict=True)
+        ]
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}
@@ -100,6 +101,13 @@ class LocalPlanner(Planner):
             **meta,
             "data": self.model.meta.get("data"),
         }
+
+
+def _copying(decoded: Decoded, question: str) -> ChunkResult:
+    """A decoded plan and its alternatives with their numbers copied from the question."""
+    plan = copy_numbers(decoded.plan, question)
+    alternatives = tuple(copy_numbers(p, question) for _, p in decoded.alternatives)
+    return decoded.text, plan, decoded.attempts, alternatives
 
 
 def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
