@@ -166,3 +166,27 @@ def test_evaluation_scores_literal_and_yes_no_answers(store: Store, bank: Memory
             )
             assert scored.hits_at_1 == 1.0 and scored.f1 == 1.0, (example.id, scored)
             assert scored.gold_type == scored.type
+
+
+def test_short_ids_are_read_with_the_banks_prefixes(bank: MemoryBank) -> None:
+    synthesiser = PlanSynthesiser.for_bank(bank)
+    prefix = next(name for name, namespace in bank.meta.prefixes.items() if namespace == DATA)
+    assert synthesiser.compact(f"{prefix}:QueenB") == f"<{DATA}QueenB>"
+    assert synthesiser.compact(f"<{DATA}QueenB>") == synthesiser.compact(DATA + "QueenB") == f"<{DATA}QueenB>"
+    sparql = f"SELECT ?m WHERE {{ <{DATA}QueenB> <http://example.org/records/schema#hasMember> ?m }}"
+    text = synthesiser.synthesise(sparql, {f"{prefix}:QueenB": "Queen"}).text
+    assert text == "Type: simple\nFind the member of the band Queen, assign it to ?x.\nThe answer is ?x.\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('SELECT ?n WHERE { data:QueenB rec:nickname ?n FILTER(REGEX(?n, "^fab")) }', "not plain words"),
+        ("CONSTRUCT { ?m a rec:Band } WHERE { data:QueenB rec:hasMember ?m }", "ConstructQuery has no plan"),
+        ("SELECT (SAMPLE(?m) AS ?s) WHERE { data:QueenB rec:hasMember ?m }", "has no plan step"),
+    ],
+)
+def test_queries_without_a_plan_say_why(bank: MemoryBank, body: str, message: str) -> None:
+    prefixes = "PREFIX rec: <http://example.org/records/schema#> PREFIX data: <http://example.org/records/id/> "
+    with pytest.raises(SynthesisError, match=message):
+        PlanSynthesiser.for_bank(bank).synthesise(prefixes + body, None)
