@@ -210,7 +210,9 @@ class PlanSynthesiser:
         table = {_iri_of(k): v for k, v in ids.items()}
         labels = {**labels_from_comments(sparql), **{k: v for k, v in ids.items() if v}}
         topic_list = None if topics is None else [self.compact(t) for t in topics]
-        return _Writer(self.decomposer, query, table, labels, topic_list).write()
+        writer = _Writer(self.decomposer, query, table, labels, topic_list)
+        writer.own_graph = self.namespace != FREEBASE
+        return writer.write()
 
 
 # -- the writer ---------------------------------------------------------------------------------
@@ -243,6 +245,7 @@ class _Writer:
         self.graph_topics: frozenset[str] = frozenset(topics if topics is not None else _entity_ids(self.table))
         self.unions = [n for n in self.query.where.walk() if isinstance(n, q.Union)]
         self.texts: list[tuple[str, str, bool]] = []
+        self.own_graph = False  # a graph other than Freebase: every constant needs a name
 
     # -- variables and refs ---------------------------------------------------------------------
 
@@ -265,8 +268,8 @@ class _Writer:
         name = self.labels.get(term)
         if name and self.table.match(name) == node:
             return Mention(name)
-        if not term.startswith("ns:"):
-            raise SynthesisError(f"{term} names none of the question's entities")
+        if self.own_graph:  # no Freebase id to fall back on: reconstruction could not read it
+            raise SynthesisError(f"{term} names none of the question's entities ({', '.join(self.table.known())})")
         return Mention(term.removeprefix("ns:"))
 
     def ref(self, term: str) -> Ref:

@@ -190,3 +190,9 @@ def test_queries_without_a_plan_say_why(bank: MemoryBank, body: str, message: st
     prefixes = "PREFIX rec: <http://example.org/records/schema#> PREFIX data: <http://example.org/records/id/> "
     with pytest.raises(SynthesisError, match=message):
         PlanSynthesiser.for_bank(bank).synthesise(prefixes + body, None)
+
+
+def test_a_constant_without_a_name_is_refused_by_name(bank: MemoryBank) -> None:
+    sparql = f"ASK {{ <{DATA}QueenB> <http://example.org/records/schema#hasMember> <{DATA}Brian_May> }}"
+    with pytest.raises(SynthesisError, match=r"<http://example.org/records/id/Brian_May> names none"):
+        PlanSynthesiser.for_bank(bank).synthesise(sparql, {DATA + "QueenB": "Queen"})
