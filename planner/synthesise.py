@@ -322,7 +322,8 @@ class _Writer:
             self.steps.append(Answer(Var(ANSWER), self.exists))
 
     def _write_compared(self, subs: Sequence[q.SelectQuery], op: str, left: str, right: str) -> None:
-        """Each sub-select's steps and its count (or computation), then the comparison of the two."""
+        """Each sub-select's steps and its count (or computation), then the comparison of the two
+        (or of the one with a constant: ``FILTER(?avg > 40)``)."""
         for number, sub in enumerate(subs, 1):
             item = (sub.projection or (None,))[0]
             if not isinstance(item, q.Alias):
@@ -338,9 +339,11 @@ class _Writer:
             self.steps.append(_aggregate_step(function or "count", counted, Var(self.var_for(target))))
             self.assigned.add(target)
         word = {"=": "is", "!=": "is"}.get(op) or _COMPARISON_WORDS.get(op)
-        if word is None or left not in self.assigned or right not in self.assigned:
+        if word is None or left not in self.assigned or (is_var(right) and right not in self.assigned):
             raise SynthesisError(f"FILTER({left} {op} {right}) compares nothing the sub-selects compute")
-        a, b = Var(self.names[left]), Var(self.names[right])
+        a, b = Var(self.names[left]), self.ref(right)
+        if isinstance(b, Literal):
+            b = _reread_value(b, word)
         self.steps.append(MakeSure(a, word, b, negated=op == "!="))
         self.steps.append(Answer(a, exists=True))
 
@@ -730,8 +733,9 @@ def _as_select(query: q.AskQuery) -> q.SelectQuery:
 
 
 def _compared_aggregates(query: q.AskQuery) -> tuple[list[q.SelectQuery], str, str, str] | None:
-    """``ASK { {SELECT (COUNT(?a) AS ?n1) ...} {SELECT (COUNT(?b) AS ?n2) ...} FILTER(?n1 > ?n2) }``:
-    the sub-selects, the operator and the two compared terms; ``None`` for any other ASK."""
+    """``ASK { {SELECT (COUNT(?a) AS ?n1) ...} {SELECT (COUNT(?b) AS ?n2) ...} FILTER(?n1 > ?n2) }``
+    (or one sub-select compared with a constant): the sub-selects, the operator and the two
+    compared terms; ``None`` for any other ASK."""
     subs, tests = [], []
     for element in query.where.patterns:
         inner = element.patterns[0] if isinstance(element, q.GroupPattern) and len(element.patterns) == 1 else element
@@ -743,11 +747,15 @@ def _compared_aggregates(query: q.AskQuery) -> tuple[list[q.SelectQuery], str, s
             return None
     if not subs:
         return None
-    if len(subs) != 2 or len(tests) != 1:
-        raise SynthesisError("an ASK over sub-selects has a plan only for two of them compared by one FILTER")
+    if len(subs) > 2 or len(tests) != 1:
+        raise SynthesisError("an ASK over sub-selects has a plan only for one or two of them compared by one FILTER")
     test = tests[0]
-    if not (isinstance(test, q.BinaryOp) and isinstance(test.left, q.Var) and isinstance(test.right, q.Var)):
-        raise SynthesisError(f"FILTER {test} does not compare two computed values")
+    if isinstance(test, q.BinaryOp) and not isinstance(test.left, q.Var) and isinstance(test.right, q.Var):
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(test.op, test.op)
+        test = q.BinaryOp(flipped, test.right, test.left)
+    wanted = q.Var if len(subs) == 2 else (q.Literal, q.IRI)
+    if not (isinstance(test, q.BinaryOp) and isinstance(test.left, q.Var) and isinstance(test.right, wanted)):
+        raise SynthesisError(f"FILTER {test} does not compare what the sub-selects compute")
     return subs, test.op, term_text(test.left), term_text(test.right)
 
 

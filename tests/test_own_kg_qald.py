@@ -196,3 +196,21 @@ def test_a_constant_without_a_name_is_refused_by_name(bank: MemoryBank) -> None:
     sparql = f"ASK {{ <{DATA}QueenB> <http://example.org/records/schema#hasMember> <{DATA}Brian_May> }}"
     with pytest.raises(SynthesisError, match=r"<http://example.org/records/id/Brian_May> names none"):
         PlanSynthesiser.for_bank(bank).synthesise(sparql, {DATA + "QueenB": "Queen"})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "ASK { { SELECT (AVG(?l) AS ?avg) WHERE { ?a rec:recordedBy data:QueenB . ?a rec:lengthInMinutes ?l } }"
+        " FILTER(?avg > 40) }",
+        "ASK { { SELECT (COUNT(?m) AS ?n) WHERE { data:OasisB rec:hasMember ?m } } FILTER(3 <= ?n) }",
+        "SELECT (SUM(?l) AS ?total) WHERE { ?a rec:recordedBy data:OasisB . ?a rec:lengthInMinutes ?l }",
+        "SELECT (MIN(?y) AS ?first) WHERE { ?a rec:recordedBy data:AbbaB . ?a rec:releaseYear ?y }",
+        'SELECT ?m WHERE { data:QueenB rec:hasMember ?m FILTER(!CONTAINS(LCASE(STR(?m)), "john")) }',
+    ],
+)
+def test_other_aggregate_and_text_shapes_rebuild(store: Store, bank: MemoryBank, body: str) -> None:
+    prefixes = "PREFIX rec: <http://example.org/records/schema#> PREFIX data: <http://example.org/records/id/> "
+    example = Example("extra", "", {}, prefixes + body, (), None, "qald")
+    status = _rebuild(example, PlanSynthesiser.for_bank(bank), PlanCompiler(bank), store)
+    assert status in ("same query", "same answers"), status
