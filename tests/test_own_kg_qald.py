@@ -214,3 +214,12 @@ def test_other_aggregate_and_text_shapes_rebuild(store: Store, bank: MemoryBank,
     example = Example("extra", "", {}, prefixes + body, (), None, "qald")
     status = _rebuild(example, PlanSynthesiser.for_bank(bank), PlanCompiler(bank), store)
     assert status in ("same query", "same answers"), status
+
+
+def test_a_yes_no_answer_on_a_bare_count_says_what_is_missing(store: Store, bank: MemoryBank) -> None:
+    plan = (
+        "Type: yes-no\nFind the member of the band Oasis B, assign it to ?x.\n"
+        "Count ?x, assign it to ?n.\nThe answer is whether ?n exists.\n"
+    )
+    compiled = PlanCompiler(bank).compile(plan, {DATA + "OasisB": "Oasis B"}, store=store)
+    assert compiled.query is None and "needs a comparison first" in (compiled.reconstruction.error or "")

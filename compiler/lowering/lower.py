@@ -377,6 +377,11 @@ class _Lowering:
         if counted is not None and counted[1] == self.answer and not self.exists:
             projection: tuple[Var | Alias, ...] = (Alias(counted[0], Var(counted[1])),)
             return SelectQuery(projection=projection, where=GroupPattern(tuple(main.elements)))
+        if counted is not None and self.exists:
+            raise LoweringError(
+                f"?{counted[1]} always exists; a yes/no answer on it needs a comparison first "
+                f"(Make sure ?{counted[1]} is greater than 0.)"
+            )
         if counted is not None:
             raise LoweringError(f"?{counted[1]} is computed but the answer is ?{self.answer}")
         if self.exists:
