@@ -341,7 +341,7 @@ class ResolvedPlan:
         for index, step in enumerate(self.plan.steps):
             if index in self.finds:
                 out.append((index, "graph", self.finds[index].recall_sentence))
-            elif isinstance(step, MakeSure):
+            elif isinstance(step, MakeSure) and step.op != "contains":  # a text match needs no memory
                 out.append((index, "constraint", constraint_sentence(step, self.values[index])))
         return out
 

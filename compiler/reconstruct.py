@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nl2sparql.compiler.assemble import BindError, Recalled, ResolvedPlan
-from nl2sparql.compiler.ast import Query, SelectQuery
+from nl2sparql.compiler.ast import Query
 from nl2sparql.compiler.errors import SparqlValidationError
 from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
@@ -74,7 +74,7 @@ class Reconstruction:
     went wrong.
     """
 
-    query: SelectQuery | None
+    query: Query | None
     optimized: Query | None
     sparql: str | None
     attempts: tuple[Attempt, ...]
@@ -157,7 +157,7 @@ def reconstruct(
         lists.append(options_for_step)
     constraints = {i: tuple(c) for i, c in recalled.items() if i not in resolved.finds}
     attempts: list[Attempt] = []
-    fallback: tuple[SelectQuery, Query, str, dict[int, Recalled]] | None = None
+    fallback: tuple[Query, Query, str, dict[int, Recalled]] | None = None
     for vector in combinations(lists, max_attempts):
         chosen = {index: lists[k][i] for k, (index, i) in enumerate(zip(finds, vector, strict=True))}
         ids = tuple((index, chosen[index].id) for index in finds)

@@ -14,9 +14,11 @@ callers extract them, so nothing here imports the compiler or a store.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from nl2sparql.evaluation.plan_metrics import ParseFailures, count_parse_failures, plan_type_accuracy, step_f1
 from nl2sparql.evaluation.query_graph import (
@@ -39,6 +41,7 @@ __all__ = [
     "graph_edit_distance_bound",
     "hits_at_1",
     "macro_f1",
+    "normalise_answer",
     "plan_type_accuracy",
     "precision_recall_f1",
     "query_graph",
@@ -53,6 +56,28 @@ class PRF:
     precision: float
     recall: float
     f1: float
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def normalise_answer(value: str) -> str:
+    """One spelling for each literal answer, so that a gold file and a store that write the
+    same value differently agree: numbers by value, yes/no in lower case; anything else
+    (ids, IRIs, strings) as it is.
+
+    >>> [normalise_answer(v) for v in ("4", "4.0", "43.260", "1E+1", "True", "m.0abc")]
+    ['4', '4', '43.26', '10', 'true', 'm.0abc']
+    """
+    text = value.strip()
+    if text.lower() in ("true", "false"):
+        return text.lower()
+    if _NUMBER.fullmatch(text):
+        try:
+            return format(Decimal(text).normalize(), "f")
+        except InvalidOperation:
+            return value
+    return value
 
 
 def hits_at_1(predicted: Sequence[str], gold: Collection[str]) -> float:

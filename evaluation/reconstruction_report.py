@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.compiler import canonical, generate, parse
-from nl2sparql.compiler.ast import IRI, Filter, Literal, TriplePattern
+from nl2sparql.compiler.ast import IRI, AskQuery, Filter, Literal, TriplePattern
 from nl2sparql.compiler.lowering import language_filter
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.evaluation.metrics import edge_hit_rate
+from nl2sparql.evaluation.metrics import edge_hit_rate, normalise_answer
 from nl2sparql.memory_bank.statement import Statement
 
 FREEBASE = "http://rdf.freebase.com/ns/"
@@ -90,13 +90,16 @@ def one_direction(query: Any, reverse: Callable[[str], str | None]) -> Any:
 
 
 def answer_set(store: Any, query: Any, timeout: float) -> set[str] | None:
-    """The values of the first projected variable when ``query`` runs on ``store`` (``None``: it failed)."""
+    """The values of the first projected variable when ``query`` runs on ``store`` (``None``: it
+    failed); an ``ASK``'s ``true`` or ``false``. Literal values are normalised (``4.0`` is ``4``)."""
     try:
+        if isinstance(query, AskQuery):
+            return {"true" if store.ask(generate(query, "full-iri"), timeout=timeout) else "false"}
         result = store.select(generate(query, "full-iri"), timeout=timeout)
     except Nl2SparqlError:
         return None
     var = result.variables[0] if result.variables else None
-    return {row[var].value for row in result.rows if var in row}
+    return {normalise_answer(row[var].value) for row in result.rows if var in row}
 
 
 _answer_set = answer_set  # the name evaluation.runner imports

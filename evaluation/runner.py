@@ -24,7 +24,7 @@ from nl2sparql.compiler import canonical, parse
 from nl2sparql.compiler.ast import IRI, Literal, TriplePattern, Var
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.evaluation.aggregate import scores_by_category, scores_by_hops, stage_latencies
-from nl2sparql.evaluation.metrics import edge_hit_rate, f1, hits_at_1
+from nl2sparql.evaluation.metrics import edge_hit_rate, f1, hits_at_1, normalise_answer
 from nl2sparql.evaluation.plan_metrics import step_f1
 from nl2sparql.evaluation.query_graph import count_hops, graph_edit_distance_bound, query_graph
 from nl2sparql.evaluation.reconstruction_report import _answer_set, predicates
@@ -79,7 +79,8 @@ def triples(query: Any) -> list[tuple[str, str, str]]:
 
 
 def _short(value: str) -> str:
-    return value.removeprefix(FREEBASE_NS)
+    """An answer as it is scored: Freebase ids without the namespace, literals normalised."""
+    return normalise_answer(value.removeprefix(FREEBASE_NS))
 
 
 def translated_sparql(result: Any) -> str | None:
@@ -141,7 +142,7 @@ def score_one(
         # answers, and its entities may be missing from a small store.
         result = pipeline.ask(
             example.question,
-            None if link else dict(example.entities) or None,
+            None if link else gold_entities(example) or None,
             execute=execute and bool(reference),
             gold_sparql=example.gold_sparql,
         )
@@ -150,7 +151,7 @@ def score_one(
         result = None
     if result is not None:
         scored.type, scored.plan, scored.sparql = result.type, list(result.plan), result.sparql
-        scored.answers = [a.id for a in result.answers]
+        scored.answers = [_short(a.id) for a in result.answers]
         scored.error = result.error
         scored.timings_ms = dict(result.timings_ms)
         scored.plan_parsed = bool(result.plan) and result.type is not None
@@ -180,6 +181,19 @@ def score_one(
     if gold_plan is not None and result is not None and result.plan:
         scored.step_f1 = step_f1(list(result.plan)[1:], [s for s in gold_plan.steps])
     return scored
+
+
+def gold_entities(example: Any) -> dict[str, str]:
+    """The example's entities; for a file that names none (QALD), those its gold query names,
+    each called by the words of its local name (as the entity linker calls unlabelled ones)."""
+    if example.entities or not example.gold_sparql:
+        return dict(example.entities)
+    from nl2sparql.planner.synthesise import query_entities
+
+    try:
+        return query_entities(parse(example.gold_sparql, "virtuoso"))[0]
+    except Nl2SparqlError:
+        return {}
 
 
 def _best_over_parses(

@@ -15,6 +15,7 @@ from nl2sparql.grammar.plan_transformer import read_plan
 from nl2sparql.planner.plan import (
     Answer,
     Combine,
+    Compute,
     Count,
     Find,
     MakeSure,
@@ -33,6 +34,9 @@ def _sentence(step: Step, braced: bool) -> str:
         return f"Find {find_text(step, braced)}, assign it to {step.target}."
     if isinstance(step, MakeSure):
         value = ref_text(step.value, braced)
+        if step.op == "contains":
+            verb = "does not contain" if step.negated else "contains"
+            return f"Make sure {step.var} {verb} {value}."
         if step.op == "holds during":
             verb = "does not hold during" if step.negated else "holds during"
             return f"Make sure {step.var} {verb} {value}."
@@ -47,10 +51,12 @@ def _sentence(step: Step, braced: bool) -> str:
         return f"Rank {step.var} by {step.key} in {order} order and keep the first{keep}."
     if isinstance(step, Count):
         return f"Count {step.var}, assign it to {step.target}."
+    if isinstance(step, Compute):
+        return f"Compute the {step.function} of {step.var}, assign it to {step.target}."
     if isinstance(step, Combine):
         return f"Combine {step.a} and {step.b}, assign it to {step.target}."
     if isinstance(step, Answer):
-        return f"The answer is {step.var}."
+        return f"The answer is whether {step.var} exists." if step.exists else f"The answer is {step.var}."
     raise PlanError(f"not a plan step: {step!r}")
 
 

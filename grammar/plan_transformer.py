@@ -22,6 +22,7 @@ from nl2sparql.planner.plan import (
     TIME_OPERATORS,
     Answer,
     Combine,
+    Compute,
     Count,
     Find,
     Literal,
@@ -46,6 +47,7 @@ STEP_FORMS: dict[str, str] = {
     "_RANK": "Rank ...",
     "_SORT": "Sort the result ...",
     "_COUNT": "Count ...",
+    "_COMPUTE": "Compute ...",
     "_COMBINE": "Combine ...",
     "_THE_ANSWER_IS": "The answer is ...",
 }
@@ -61,6 +63,12 @@ TERMINAL_FORMS: dict[str, str] = {
     "COMPARISON": "a comparison (greater than, less than, at least, at most, before, after)",
     "HOLDS_DURING": "'holds during'",
     "NOT_HOLDS_DURING": "'does not hold during'",
+    "CONTAINS": "'contains'",
+    "NOT_CONTAINS": "'does not contain'",
+    "FUNCTION": "'the average', 'the sum', 'the minimum' or 'the maximum'",
+    "_OF": "'of'",
+    "_WHETHER": "'whether'",
+    "_EXISTS": "'exists'",
     "NUMBER": _VALUE,
     "DATE": _VALUE,
     "STRING": _VALUE,
@@ -184,6 +192,20 @@ class _ToSteps(Transformer[Token, list[object]]):
         return step, _line(var)
 
     @v_args(inline=True)
+    def make_sure_contains(self, var: Token, op: Token, value: Token) -> tuple[Step, int]:
+        """The text is a quoted string; a bare word (``contains night``) reads as the same string."""
+        if value.type in ("VAR", "BRACED"):
+            raise PlanSyntaxError(
+                f'expected a quoted text after {str(op).lower()!r} (Make sure ?v contains "word".); found {value!s}',
+                value.line or 0,
+                value.column or 0,
+                ('a quoted text ("word")',),
+            )
+        text = unquote(str(value)) if value.type == "STRING" else str(value)
+        step = MakeSure(_var(var), "contains", Literal(text, "string"), negated=op.type == "NOT_CONTAINS")
+        return step, _line(var)
+
+    @v_args(inline=True)
     def rank(self, var: Token, key: Token, direction: Token, *rest: Token) -> tuple[Step, int]:
         descending = str(direction).lower() == "descending"
         return Rank(_var(var), _var(key), descending, _keep(rest)), _line(var)
@@ -198,12 +220,21 @@ class _ToSteps(Transformer[Token, list[object]]):
         return Count(_var(var), _var(target)), _line(var)
 
     @v_args(inline=True)
+    def compute(self, function: Token, var: Token, target: Token) -> tuple[Step, int]:
+        name = _SPACES.sub(" ", str(function)).lower().removeprefix("the ")
+        return Compute(name, _var(var), _var(target)), _line(function)
+
+    @v_args(inline=True)
     def combine(self, a: Token, b: Token, target: Token) -> tuple[Step, int]:
         return Combine(_var(a), _var(b), _var(target)), _line(a)
 
     @v_args(inline=True)
     def answer(self, var: Token) -> tuple[Step, int]:
         return Answer(_var(var)), _line(var)
+
+    @v_args(inline=True)
+    def answer_whether(self, var: Token) -> tuple[Step, int]:
+        return Answer(_var(var), exists=True), _line(var)
 
 
 def expected_forms(names: Iterable[str]) -> tuple[str, ...]:

@@ -130,3 +130,36 @@ class FixedJudge:
 
     def cvt_nodes(self, graph: QueryGraph) -> frozenset[str]:
         return frozenset(n for n in graph.nodes() if n in self.cvts)
+
+
+class SignatureJudge:
+    """CVT = a variable that a predicate leads into or out of the way it does to a CVT in a
+    bank's statements (``?e1 p ?cvt``, ``?cvt q ?e2``): a bank built from a graph other
+    than Freebase knows its CVTs (blank nodes) only by those predicates, and a query over
+    that graph must be cut where the bank was, or its statements are not the bank's."""
+
+    def __init__(self, into: Iterable[str], out_of: Iterable[str]) -> None:
+        self.into = frozenset(into)
+        self.out_of = frozenset(out_of)
+
+    @classmethod
+    def from_statements(cls, statements: Iterable[object]) -> SignatureJudge:
+        """The judge for the CVT predicates of ``statements`` (the bank's graph statements)."""
+        into, out_of = set(), set()
+        for statement in statements:
+            for t in getattr(statement, "triples", ()):
+                if t.object == "?cvt":
+                    into.add(t.predicate)
+                if t.subject == "?cvt":
+                    out_of.add(t.predicate)
+        return cls(into, out_of)
+
+    def cvt_nodes(self, graph: QueryGraph) -> frozenset[str]:
+        blocked = set(graph.answers) | _constrained_vars(graph)
+        out = set()
+        for e in graph.edges:
+            if e.predicate in self.into and is_var(e.object) and e.object not in blocked:
+                out.add(e.object)
+            if e.predicate in self.out_of and is_var(e.subject) and e.subject not in blocked:
+                out.add(e.subject)
+        return frozenset(out)

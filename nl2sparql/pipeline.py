@@ -72,16 +72,21 @@ def _check_deadline(deadline: float | None, stage: str) -> float | None:
     return left
 
 
-def _open_planner(settings: Settings) -> Any:
+def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     """The planner the settings name, decoded as ``decoding`` says, behind a batcher unless
-    ``plan_batch`` is 1 (concurrent questions share one decode; see planner/batcher.py)."""
+    ``plan_batch`` is 1 (concurrent questions share one decode; see planner/batcher.py).
+    The plain ``oracle`` writes its gold plans in ``bank``'s words (any graph's)."""
     import os
 
     from nl2sparql.planner.backends import open_planner
     from nl2sparql.planner.batcher import BatchingPlanner
 
     local = settings.planner.split(":", 1)[0] in ("default", "hf")
-    options = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
+    options: dict[str, Any] = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
+    if settings.planner == "oracle" and bank is not None:
+        from nl2sparql.planner.backends.oracle import default_synthesiser
+
+        options["synthesise"] = default_synthesiser(bank)
     planner = open_planner(settings.planner, **options)
     if settings.plan_batch <= 1 or not local:  # a chat server or the oracle gains nothing from it
         return planner
@@ -176,7 +181,7 @@ class Pipeline:
             raise ConfigError(f"no memory bank at {bank_path}: run `nl2sparql setup`, or give --bank FILE")
         bank = load_bank(bank_path)
         info["bank"] = {"location": str(bank_path)}
-        planner = _open_planner(settings)
+        planner = _open_planner(settings, bank)
         info["planner"] = {"spec": settings.planner}
         return cls(bank=bank, planner=planner, store=store, settings=settings, describe_info=info)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.assemble import Entities, Recalled, ResolvedPlan, resolve_plan, statement_triples
-from nl2sparql.compiler.ast import IRI, XSD_DATETIME, XSD_INTEGER, Query, Var
+from nl2sparql.compiler.ast import IRI, XSD_BOOLEAN, XSD_DATETIME, XSD_INTEGER, AskQuery, Query, Var
 from nl2sparql.compiler.lowering import LoweringOptions
 from nl2sparql.compiler.lowering import style as lowering_style
 from nl2sparql.compiler.lowering.options import XSD_FLOAT, ValueType
@@ -35,6 +35,8 @@ from nl2sparql.memory_bank.describe import words
 from nl2sparql.memory_bank.recall import Candidate, Recall, RecallSettings
 from nl2sparql.memory_bank.statement import Constraint, Statement
 from nl2sparql.planner.plan import Find, MakeSure, Plan, check_plan
+
+FREEBASE_NS = "http://rdf.freebase.com/ns/"
 
 __all__ = [
     "CompileResult",
@@ -191,7 +193,10 @@ class PlanCompiler:
     ) -> None:
         self.bank = bank
         if options is None:
-            options = freebase_options()
+            # A graph other than Freebase: the plainest SPARQL, no Freebase schema, no answer
+            # language filter (its answers are its own IRIs and literals).
+            own = bank.meta.namespace != FREEBASE_NS
+            options = LoweringOptions(style=lowering_style("plain"), language=None) if own else freebase_options()
             if value_type is not None:
                 options = replace(options, value_type=value_type)
         self.options = options
@@ -299,7 +304,7 @@ class PlanCompiler:
         if store is not None:
 
             def execute(query: Query) -> Sequence[Any]:
-                return store.select(generate(query, "full-iri"), timeout=timeout).rows
+                return run_query(store, query, answer_var, timeout)
 
         result = reconstruct(
             resolved,
@@ -313,6 +318,18 @@ class PlanCompiler:
         if store is not None and result.rows is not None:
             answers = tuple(dict.fromkeys(_answer(row, answer_var, self.bank.meta.namespace) for row in result.rows))
         return CompileResult(resolved.plan, resolved, recalls, result, answers, recalled)
+
+
+def run_query(store: Any, query: Query, answer_var: str | None, timeout: float | None) -> Sequence[Any]:
+    """The rows of ``query`` on ``store``; an ``ASK`` answers one row, its ``true`` or ``false``
+    under the answer variable, so a yes/no plan answers (no is an answer, not a failure)."""
+    text = generate(query, "full-iri")
+    if isinstance(query, AskQuery):
+        from nl2sparql.kg.terms import Term
+
+        value = "true" if store.ask(text, timeout=timeout) else "false"
+        return [{answer_var or "answer": Term.literal(value, XSD_BOOLEAN)}]
+    return store.select(text, timeout=timeout).rows  # type: ignore[no-any-return]
 
 
 def _merged(recalls: Sequence[Recall], limit: int) -> Recall:

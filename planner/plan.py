@@ -32,9 +32,15 @@ OPERATORS: tuple[str, ...] = (
     "before",
     "after",
     "holds during",
+    "contains",
 )
 #: Operators that compare points or spans of time: a bare four-digit number after them is a year.
 TIME_OPERATORS: frozenset[str] = frozenset({"before", "after", "holds during"})
+
+#: ``Compute.function`` values: what a computed answer is of its variable's values.
+FUNCTIONS: tuple[str, ...] = ("average", "sum", "minimum", "maximum")
+#: The question type of a plan whose answer is yes or no.
+YES_NO = "yes-no"
 
 LiteralKind = typing.Literal["number", "year", "date", "string"]
 LITERAL_KINDS: tuple[str, ...] = ("number", "year", "date", "string")
@@ -128,7 +134,12 @@ class Find:
 
 @dataclass(frozen=True, slots=True)
 class MakeSure:
-    """``Make sure ?var is [not] [<comparison>] <value>.`` / ``Make sure ?var holds during <value>.``"""
+    """``Make sure ?var is [not] [<comparison>] <value>.`` / ``Make sure ?var holds during <value>.``
+
+    ``Make sure ?var contains "word".`` (``op`` ``contains``; negated: ``does not contain``)
+    matches text: graphs whose names live in IRIs or literals are asked for "a name with
+    the word ..." (QALD), which no graph statement can say.
+    """
 
     var: Var
     op: str
@@ -179,6 +190,23 @@ class Count:
 
 
 @dataclass(frozen=True, slots=True)
+class Compute:
+    """``Compute the average|sum|minimum|maximum of ?var, assign it to ?target.``
+
+    An answer computed from many values (QALD's aggregation questions): one of
+    :data:`FUNCTIONS` over the values ``?var`` takes. ``Count`` stays its own step (MemQ's).
+    """
+
+    function: str
+    var: Var
+    target: Var
+
+    @property
+    def inputs(self) -> tuple[Var, ...]:
+        return (self.var,)
+
+
+@dataclass(frozen=True, slots=True)
 class Combine:
     """``Combine ?a and ?b, assign it to ?target.``: the union of two result sets."""
 
@@ -193,9 +221,14 @@ class Combine:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """``The answer is ?var.`` (MemQ writes ``Finally the answer is ?var.``)."""
+    """``The answer is ?var.`` (MemQ writes ``Finally the answer is ?var.``).
+
+    ``exists``: ``The answer is whether ?var exists.``, a yes/no question (SPARQL's ``ASK``):
+    the answer is whether the steps before find any value for ``?var``.
+    """
 
     var: Var
+    exists: bool = False
 
     @property
     def inputs(self) -> tuple[Var, ...]:
@@ -206,7 +239,7 @@ class Answer:
         return None
 
 
-Step = Find | MakeSure | Rank | Count | Combine | Answer
+Step = Find | MakeSure | Rank | Count | Compute | Combine | Answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +267,8 @@ def check_plan(plan: Plan, lines: Sequence[int] | None = None, end_line: int | N
     """Raise :class:`PlanError` (with the step's line) when ``plan`` cannot be compiled.
 
     Rules: every variable a step reads was assigned by an earlier step; two ``Find`` steps
-    may assign the same variable (the results intersect) but ``Count``/``Combine`` need a
-    new one; a ``Find`` may not read its own target; ``Rank`` needs a key other than the
+    may assign the same variable (the results intersect) but ``Count``/``Compute``/``Combine``
+    need a new one; a ``Find`` may not read its own target; ``Rank`` needs a key other than the
     ranked variable; there is exactly one answer line and it comes last.
     ``lines`` gives each step's line (default: as in :func:`format_plan`'s output) and
     ``end_line`` the line reported for a missing answer (default: the line after the last).
@@ -266,7 +299,9 @@ def check_plan(plan: Plan, lines: Sequence[int] | None = None, end_line: int | N
                     "only Find steps may share a variable",
                     line,
                 )
-        elif isinstance(step, Count | Combine):
+        elif isinstance(step, Count | Compute | Combine):
+            if isinstance(step, Compute) and step.function not in FUNCTIONS:
+                raise PlanError(f"unknown function {step.function!r}; one of: {', '.join(FUNCTIONS)}", line)
             if step.target in assigned_by:
                 raise PlanError(f"{step.target} is already assigned; {kind} needs a new variable", line)
             if isinstance(step, Combine) and step.a == step.b:
@@ -281,6 +316,8 @@ def check_plan(plan: Plan, lines: Sequence[int] | None = None, end_line: int | N
                 raise PlanError(f"unknown comparison {step.op!r}; one of: {', '.join(OPERATORS)}", line)
             if step.value == step.var:
                 raise PlanError(f"{step.var} is compared with itself", line)
+            if step.op == "contains" and not (isinstance(step.value, Literal) and step.value.kind == "string"):
+                raise PlanError(f'{step.var} contains a quoted text ("word"), not {step.value!r}', line)
         elif isinstance(step, Answer):
             answer_line = line
         target = step.target

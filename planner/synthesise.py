@@ -12,8 +12,21 @@ and constraint statements, and each becomes a step in the describer's words:
 * comparisons -> ``Make sure ?v is before 1971.``; WebQSP's ``?x != topic`` ->
   ``Make sure ?x is not Justin Bieber.``; time windows on a CVT -> ``Make sure ?v holds
   during 2015-08-10.`` (on the variable the CVT's statement assigns);
-* ``ORDER BY ... LIMIT`` -> ``Rank``; ``COUNT`` -> ``Count``; two UNION branches ->
-  their steps and a ``Combine``; then ``The answer is ?x.``
+* ``ORDER BY ... LIMIT`` -> ``Rank``; ``COUNT`` -> ``Count``; ``AVG``/``SUM``/``MIN``/``MAX``
+  -> ``Compute``; two UNION branches -> their steps and a ``Combine``; then ``The answer
+  is ?x.``
+* ``FILTER(CONTAINS(LCASE(STR(?x)), "word"))`` (or ``REGEX(?x, "word", "i")``) -> ``Make
+  sure ?x contains "word".``;
+* ``ASK`` -> ``The answer is whether ?x exists.`` (a query with no variable: its last
+  triple's object becomes ``?x`` and a ``Make sure ?x is ...``); two counts compared
+  (``ASK { {SELECT (COUNT(?a) AS ?n1) ...} {SELECT (COUNT(?b) AS ?n2) ...} FILTER(?n1 >
+  ?n2) }``) -> both counts and ``Make sure ?n1 is greater than ?n2.``
+
+Any graph, not only Freebase: entity ids are IRIs of the graph's own namespaces (full, or
+short with a bank's prefixes), and :meth:`PlanSynthesiser.for_bank` describes the
+statements in a bank's words and cuts them at its CVTs. A query whose entities are not
+given (QALD files name none) is read with the entities it names, each called by the words
+of its IRI's local name, as the entity linker calls unlabelled entities.
 
 The first line, ``Type:``, comes from the query's shape (:func:`plan_type`). Every plan
 is checked before it is returned: it must format, parse back to itself and name the
@@ -36,14 +49,17 @@ from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_refs import split_find
 from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.kg.local_names import VOCABULARIES, local_name_words
 from nl2sparql.memory_bank.build_queries import QueryDecomposer, example_topics
 from nl2sparql.memory_bank.decompose import Decomposition, Occurrence, decompose
 from nl2sparql.memory_bank.from_ast import graph_from_query, labels_from_comments, term_text
 from nl2sparql.memory_bank.query_graph import is_var
 from nl2sparql.memory_bank.statement import CVT_SLOT, Constraint, Entry, Statement
 from nl2sparql.planner.plan import (
+    YES_NO,
     Answer,
     Combine,
+    Compute,
     Count,
     Find,
     Literal,
@@ -57,12 +73,16 @@ from nl2sparql.planner.plan import (
     Var,
 )
 
-__all__ = ["PlanSynthesiser", "Synthesis", "SynthesisError", "plan_type"]
+__all__ = ["PlanSynthesiser", "Synthesis", "SynthesisError", "plan_type", "query_entities"]
 
 ANSWER = "x"
+FREEBASE = "http://rdf.freebase.com/ns/"
 _SLOT = re.compile(r"\?e[1-9][0-9]*\b")
 _COMPARISON_WORDS = {"<": "less than", ">": "greater than", "<=": "at most", ">=": "at least"}
 _DATE_WORDS = {"<": "before", ">": "after"}
+#: SPARQL aggregates -> ``Compute`` functions
+_FUNCTIONS = {"AVG": "average", "SUM": "sum", "MIN": "minimum", "MAX": "maximum"}
+_PLAIN_WORDS = re.compile(r"[\w' -]+")
 _WINDOW = re.compile(r"FILTER\(xsd:dateTime\(\?\w+\) (?P<op>[<>]=?) \?e2\)")
 
 
@@ -94,14 +114,19 @@ class Synthesis:
 def plan_type(steps: Sequence[Step]) -> str:
     """The question type a plan's steps show.
 
-    ``count``, ``superlative``, ``comparative``, ``union``, ``conjunction`` (a variable two
-    ``Find`` steps assign), ``composition`` (a chain) or ``simple`` (one ``Find``).
+    ``yes-no`` (the answer is whether a value exists), ``count``, ``aggregation`` (a
+    ``Compute``), ``superlative``, ``comparative``, ``union``, ``conjunction`` (a variable
+    two ``Find`` steps assign), ``composition`` (a chain) or ``simple`` (one ``Find``).
     """
+    if any(isinstance(s, Answer) and s.exists for s in steps):
+        return YES_NO
     if any(isinstance(s, Count) for s in steps):
         return "count"
+    if any(isinstance(s, Compute) for s in steps):
+        return "aggregation"
     if any(isinstance(s, Rank) for s in steps):
         return "superlative"
-    if any(isinstance(s, MakeSure) and s.op not in ("is", "holds during") for s in steps):
+    if any(isinstance(s, MakeSure) and s.op not in ("is", "holds during", "contains") for s in steps):
         return "comparative"
     if any(isinstance(s, Combine) for s in steps):
         return "union"
@@ -112,10 +137,51 @@ def plan_type(steps: Sequence[Step]) -> str:
 
 
 class PlanSynthesiser:
-    """Writes gold plans with one decomposer (schema, CVT judge, describer) for a whole corpus."""
+    """Writes gold plans with one decomposer (schema, CVT judge, describer) for a whole corpus.
 
-    def __init__(self, decomposer: QueryDecomposer | None = None) -> None:
+    ``namespace`` and ``prefixes`` are the KG's (a bank's ``meta``): short entity ids are
+    read in them (``data:JohnLennon``, or ``JohnLennon`` in ``namespace``); Freebase's by default.
+    """
+
+    def __init__(
+        self,
+        decomposer: QueryDecomposer | None = None,
+        namespace: str = FREEBASE,
+        prefixes: Mapping[str, str] | None = None,
+    ) -> None:
         self.decomposer = decomposer or QueryDecomposer()
+        self.namespace = namespace
+        self.prefixes = dict(prefixes or {})
+
+    @classmethod
+    def for_bank(cls, bank: Any) -> PlanSynthesiser:
+        """Plans in ``bank``'s words: its descriptions, its CVTs, its namespaces. A Freebase
+        bank gets the Freebase decomposer (schema, templates), as before."""
+        if bank.meta.namespace == FREEBASE:
+            return cls(prefixes=bank.meta.prefixes)
+        from nl2sparql.kg.graph_schema import GraphSchema
+        from nl2sparql.memory_bank.cvt import SignatureJudge
+        from nl2sparql.memory_bank.describe_bank import BankDescriber
+        from nl2sparql.memory_bank.describe_graph import GraphDescriber
+
+        judge = SignatureJudge.from_statements(bank.entries("graph"))
+        describer = BankDescriber(bank, GraphDescriber(GraphSchema()))
+        decomposer = QueryDecomposer(judge=judge, describer=describer)
+        return cls(decomposer, namespace=bank.meta.namespace, prefixes=bank.meta.prefixes)
+
+    def compact(self, entity_id: str) -> str:
+        """An entity id in the decomposer's compact form: ``ns:m.0abc`` or ``<http://...>``."""
+        text = entity_id.strip()
+        if text.startswith("<") and text.endswith(">"):
+            text = text[1:-1]
+        if text.startswith(("http://", "https://")):
+            return term_text(q.IRI(text))
+        prefix, colon, local = text.partition(":")
+        if colon and prefix != "ns" and prefix in self.prefixes:
+            return term_text(q.IRI(self.prefixes[prefix] + local))
+        if self.namespace and self.namespace != FREEBASE:
+            return term_text(q.IRI(self.namespace + text))
+        return text if text.startswith("ns:") else f"ns:{text}"
 
     def synthesise_example(self, example: Any) -> Synthesis:
         """The plan of a dataset example (:class:`~nl2sparql.kg.datasets.Example`)."""
@@ -135,12 +201,18 @@ class PlanSynthesiser:
             query = parse(sparql, "virtuoso")
         except SparqlSyntaxError as exc:
             raise SynthesisError(f"gold query does not parse: {exc}") from None
-        if not isinstance(query, q.SelectQuery):
-            raise SynthesisError("only SELECT queries have plans")
-        ids = {(k if k.startswith("ns:") else f"ns:{k}"): v for k, v in (entities or {}).items()}
+        if not isinstance(query, q.SelectQuery | q.AskQuery):
+            raise SynthesisError(f"a {type(query).__name__} has no plan; only SELECT and ASK queries do")
+        if not entities:
+            entities, named_topics = query_entities(query)
+            topics = named_topics if topics is None and entities else topics
+        ids = {self.compact(k): v for k, v in entities.items()}
+        table = {_iri_of(k): v for k, v in ids.items()}
         labels = {**labels_from_comments(sparql), **{k: v for k, v in ids.items() if v}}
-        topic_list = None if topics is None else [t if t.startswith("ns:") else f"ns:{t}" for t in topics]
-        return _Writer(self.decomposer, query, entities or {}, labels, topic_list).write()
+        topic_list = None if topics is None else [self.compact(t) for t in topics]
+        writer = _Writer(self.decomposer, query, table, labels, topic_list)
+        writer.own_graph = self.namespace != FREEBASE
+        return writer.write()
 
 
 # -- the writer ---------------------------------------------------------------------------------
@@ -150,13 +222,15 @@ class _Writer:
     def __init__(
         self,
         decomposer: QueryDecomposer,
-        query: q.SelectQuery,
+        query: q.SelectQuery | q.AskQuery,
         entities: Mapping[str, str],
         labels: Mapping[str, str],
         topics: list[str] | None,
     ) -> None:
         self.decomposer = decomposer
-        self.query = query
+        self.exists = isinstance(query, q.AskQuery)
+        self.compared = _compared_aggregates(query) if self.exists else None
+        self.query: q.SelectQuery = _as_select(query) if self.exists and self.compared is None else query  # type: ignore[assignment]
         self.table = Entities(entities)
         self.labels = labels
         self.topics = topics
@@ -168,8 +242,10 @@ class _Writer:
         self._window_entries: dict[str, Entry] = {}
         self.placeholders: dict[str, str] = {}  # constant standing for a union's variable -> the variable
         self._extra_topics: list[str] = []
-        self.graph_topics: frozenset[str] = frozenset(topics if topics is not None else (f"ns:{k}" for k in entities))
-        self.unions = [n for n in query.where.walk() if isinstance(n, q.Union)]
+        self.graph_topics: frozenset[str] = frozenset(topics if topics is not None else _entity_ids(self.table))
+        self.unions = [n for n in self.query.where.walk() if isinstance(n, q.Union)]
+        self.texts: list[tuple[str, str, bool]] = []
+        self.own_graph = False  # a graph other than Freebase: every constant needs a name
 
     # -- variables and refs ---------------------------------------------------------------------
 
@@ -192,6 +268,8 @@ class _Writer:
         name = self.labels.get(term)
         if name and self.table.match(name) == node:
             return Mention(name)
+        if self.own_graph:  # no Freebase id to fall back on: reconstruction could not read it
+            raise SynthesisError(f"{term} names none of the question's entities ({', '.join(self.table.known())})")
         return Mention(term.removeprefix("ns:"))
 
     def ref(self, term: str) -> Ref:
@@ -206,14 +284,24 @@ class _Writer:
     # -- the plan -------------------------------------------------------------------------------
 
     def write(self) -> Synthesis:
+        if self.compared is not None:
+            self._write_compared(*self.compared)
+        else:
+            self._write_select()
+        return self._finish()
+
+    def _write_select(self) -> None:
         projection = self.query.projection or ()
         if len(projection) != 1:
             raise SynthesisError(f"the query projects {len(projection)} terms; a plan has one answer")
         item = projection[0]
+        self.query = self._take_text_filters(self.query)
         _refuse_unsupported(self.query.where)
-        answer_term, counted = self._answer_term(item)
+        answer_term, function = self._answer_term(item)
         self.names[answer_term] = ANSWER
         rest = self.query
+        if function not in (None, "count"):
+            rest = rest.replace(projection=(q.Var(answer_term[1:]),))
         if self.unions:
             rest = self._union(answer_term)
         d = self._decompose(rest, self._extra_topics) if any(rest.where.find_all(q.TriplePattern)) else None
@@ -222,15 +310,44 @@ class _Writer:
         elif answer_term not in self.assigned:
             raise SynthesisError(f"no statement assigns the answer {answer_term}")
         self._answer_filters()
+        self._text_steps()
         for occ in d.constraints if d is not None else ():
             if isinstance(occ.entry, Constraint) and occ.entry.kind == "order":
                 self._rank(occ)
-        if counted:
+        if function is not None:
             target = "n" if "n" not in self.names.values() else f"n{self.counter}"
-            self.steps.append(Count(Var(ANSWER), Var(target)))
-            self.steps.append(Answer(Var(target)))
+            self.steps.append(_aggregate_step(function, Var(ANSWER), Var(target)))
+            self.steps.append(Answer(Var(target), self.exists))
         else:
-            self.steps.append(Answer(Var(ANSWER)))
+            self.steps.append(Answer(Var(ANSWER), self.exists))
+
+    def _write_compared(self, subs: Sequence[q.SelectQuery], op: str, left: str, right: str) -> None:
+        """Each sub-select's steps and its count (or computation), then the comparison of the two
+        (or of the one with a constant: ``FILTER(?avg > 40)``)."""
+        for number, sub in enumerate(subs, 1):
+            item = (sub.projection or (None,))[0]
+            if not isinstance(item, q.Alias):
+                raise SynthesisError("a compared sub-select must project one aggregate (COUNT(?v) AS ?n)")
+            sub = _suffixed(sub, {item.var.name}, f"_s{number}")
+            answer_term, function = self._answer_term(sub.projection[0])  # type: ignore[index,arg-type]
+            _refuse_unsupported(sub.where)
+            self.var_for(answer_term)
+            plain = sub.replace(projection=(q.Var(answer_term[1:]),))
+            self._graph(self._decompose(plain), answer_term)
+            target = term_text(item.var)
+            counted = Var(self.names[answer_term])
+            self.steps.append(_aggregate_step(function or "count", counted, Var(self.var_for(target))))
+            self.assigned.add(target)
+        word = {"=": "is", "!=": "is"}.get(op) or _COMPARISON_WORDS.get(op)
+        if word is None or left not in self.assigned or (is_var(right) and right not in self.assigned):
+            raise SynthesisError(f"FILTER({left} {op} {right}) compares nothing the sub-selects compute")
+        a, b = Var(self.names[left]), self.ref(right)
+        if isinstance(b, Literal):
+            b = _reread_value(b, word)
+        self.steps.append(MakeSure(a, word, b, negated=op == "!="))
+        self.steps.append(Answer(a, exists=True))
+
+    def _finish(self) -> Synthesis:
         plan = Plan(plan_type(self.steps), tuple(self.steps))
         try:
             text = format_plan(plan, check=True)
@@ -254,13 +371,36 @@ class _Writer:
             raise SynthesisError("; ".join(problems))
         return d
 
-    def _answer_term(self, item: q.Var | q.Alias) -> tuple[str, bool]:
+    def _answer_term(self, item: q.Var | q.Alias) -> tuple[str, str | None]:
+        """The answer's query term and what is computed of it (``count``, ``average``, ...; ``None``)."""
         if isinstance(item, q.Var):
-            return term_text(item), False
+            return term_text(item), None
         agg = item.expr
-        if isinstance(agg, q.Aggregate) and agg.name == "COUNT" and isinstance(agg.expr, q.Var):
-            return term_text(agg.expr), True
+        if isinstance(agg, q.Aggregate) and isinstance(agg.expr, q.Var):
+            if agg.name == "COUNT":
+                return term_text(agg.expr), "count"
+            if agg.name in _FUNCTIONS:
+                return term_text(agg.expr), _FUNCTIONS[agg.name]
         raise SynthesisError(f"projection {item} has no plan step")
+
+    # -- text matches ---------------------------------------------------------------------------
+
+    def _take_text_filters(self, query: q.SelectQuery) -> q.SelectQuery:
+        """The query without its top-level text filters, which :meth:`_text_steps` writes as steps."""
+        kept = []
+        for element in query.where.patterns:
+            found = _text_match(element.expr) if isinstance(element, q.Filter) else None
+            if found is None:
+                kept.append(element)
+            else:
+                self.texts.append(found)
+        return query.replace(where=q.GroupPattern(tuple(kept))) if self.texts else query
+
+    def _text_steps(self) -> None:
+        for term, word, negated in self.texts:
+            if term not in self.assigned:
+                raise SynthesisError(f"a text filter on {term}, which no statement assigns")
+            self.steps.append(MakeSure(Var(self.names[term]), "contains", Literal(word, "string"), negated))
 
     def _graph(self, d: Decomposition, answer: str) -> None:
         if self.query.group_by or self.query.having:
@@ -510,7 +650,6 @@ class _Writer:
         return outside.replace(where=rest)
 
 
-FREEBASE = "http://rdf.freebase.com/ns/"
 _REFUSED = (q.SubSelect, q.Optional, q.Minus, q.Bind, q.Values, q.Service, q.Graph)
 
 
@@ -529,7 +668,125 @@ def _holds(element: q.Node, union: q.Union) -> bool:
 
 
 def _entity_ids(table: Entities) -> set[str]:
-    return {"ns:" + iri.removeprefix(table.namespace) for iri in table.names}
+    return {term_text(q.IRI(iri)) for iri in table.names}
+
+
+def _iri_of(compact: str) -> str:
+    """``<http://x/a>`` -> ``http://x/a``; Freebase's ``ns:m.0abc`` stays as it is (the table reads it)."""
+    return compact[1:-1] if compact.startswith("<") else compact
+
+
+def _aggregate_step(function: str, var: Var, target: Var) -> Count | Compute:
+    return Count(var, target) if function == "count" else Compute(function, var, target)
+
+
+def query_entities(query: q.Node) -> tuple[dict[str, str], list[str]]:
+    """The entities a query names, ``{iri: name}``, and the topics among them.
+
+    Every IRI in a subject or object (or compared in a FILTER) that is neither Freebase's nor
+    a vocabulary's (RDF, RDFS, OWL, XSD, SKOS), named by the words of its local name as the
+    entity linker names unlabelled entities (``.../JohnLennonM`` -> ``John Lennon M``). A
+    class (the object of ``rdf:type``) is named too but is no topic: it is a value the
+    answer is checked against (``Make sure ?v is Band``).
+    """
+    predicates: set[str] = set()
+    classes: set[str] = set()
+    for t in query.find_all(q.TriplePattern):
+        if isinstance(t.predicate, q.IRI):
+            predicates.add(t.predicate.value)
+            if t.predicate.value == q.RDF_TYPE and isinstance(t.object, q.IRI):
+                classes.add(t.object.value)
+    placed = {n.value for t in query.find_all(q.TriplePattern) for n in (t.subject, t.object) if isinstance(n, q.IRI)}
+    names: dict[str, str] = {}
+    for node in query.find_all(q.IRI):
+        iri = node.value
+        if iri in names or iri.startswith((FREEBASE, *VOCABULARIES)) or (iri in predicates and iri not in placed):
+            continue
+        words = local_name_words(iri)
+        if words is not None and not any(isinstance(n, q.FunctionCall) and n.iri == node for n in query.walk()):
+            names[iri] = words[0]
+    return names, [iri for iri in names if iri not in classes]
+
+
+def _as_select(query: q.AskQuery) -> q.SelectQuery:
+    """An ``ASK`` read as the ``SELECT`` of one variable whose existence it asks about.
+
+    The variable is the last one its triples name; a query with none gets one: the last
+    triple's object becomes ``?x`` with ``FILTER(?x = object)``, so that the plan finds it
+    and then makes sure of it (``Make sure ?x is Liverpool C.``).
+    """
+    if query.group_by or query.having or query.order_by or query.values is not None:
+        raise SynthesisError("an ASK with GROUP BY, HAVING, ORDER BY or VALUES has no plan")
+    found = [
+        n.name for t in query.where.find_all(q.TriplePattern) for n in (t.subject, t.object) if isinstance(n, q.Var)
+    ]
+    if found:
+        return q.SelectQuery(projection=(q.Var(found[-1]),), where=query.where)
+    last = next((t for t in reversed(list(query.where.find_all(q.TriplePattern)))), None)
+    if last is None or isinstance(last.object, q.BlankNode):
+        raise SynthesisError("an ASK with no triple pattern to find anything with")
+    var = q.Var(ANSWER)
+    where = query.where.transform(lambda n: n.replace(object=var) if n == last else n)
+    assert isinstance(where, q.GroupPattern)
+    check = q.Filter(q.BinaryOp("=", var, last.object))
+    return q.SelectQuery(projection=(var,), where=q.GroupPattern((*where.patterns, check)))
+
+
+def _compared_aggregates(query: q.AskQuery) -> tuple[list[q.SelectQuery], str, str, str] | None:
+    """``ASK { {SELECT (COUNT(?a) AS ?n1) ...} {SELECT (COUNT(?b) AS ?n2) ...} FILTER(?n1 > ?n2) }``
+    (or one sub-select compared with a constant): the sub-selects, the operator and the two
+    compared terms; ``None`` for any other ASK."""
+    subs, tests = [], []
+    for element in query.where.patterns:
+        inner = element.patterns[0] if isinstance(element, q.GroupPattern) and len(element.patterns) == 1 else element
+        if isinstance(inner, q.SubSelect):
+            subs.append(inner.query)
+        elif isinstance(element, q.Filter):
+            tests.append(element.expr)
+        else:
+            return None
+    if not subs:
+        return None
+    if len(subs) > 2 or len(tests) != 1:
+        raise SynthesisError("an ASK over sub-selects has a plan only for one or two of them compared by one FILTER")
+    test = tests[0]
+    if isinstance(test, q.BinaryOp) and not isinstance(test.left, q.Var) and isinstance(test.right, q.Var):
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(test.op, test.op)
+        test = q.BinaryOp(flipped, test.right, test.left)
+    wanted = q.Var if len(subs) == 2 else (q.Literal, q.IRI)
+    if not (isinstance(test, q.BinaryOp) and isinstance(test.left, q.Var) and isinstance(test.right, wanted)):
+        raise SynthesisError(f"FILTER {test} does not compare what the sub-selects compute")
+    return subs, test.op, term_text(test.left), term_text(test.right)
+
+
+def _suffixed(query: q.SelectQuery, keep: set[str], suffix: str) -> q.SelectQuery:
+    """``query`` with its variables (but ``keep``) renamed apart from another sub-select's."""
+    renamed = query.transform(lambda n: q.Var(n.name + suffix) if isinstance(n, q.Var) and n.name not in keep else n)
+    assert isinstance(renamed, q.SelectQuery)
+    return renamed
+
+
+def _text_match(expr: q.Node) -> tuple[str, str, bool] | None:
+    """``CONTAINS(LCASE(STR(?x)), "word")``, ``REGEX(STR(?x), "word", "i")`` (or negated with
+    ``!``) -> ``(?x, word, negated)``; ``None`` for any other filter. A regular expression that
+    is more than plain words has no plan step."""
+    negated = isinstance(expr, q.UnaryOp) and expr.op == "!"
+    call = expr.operand if isinstance(expr, q.UnaryOp) and expr.op == "!" else expr
+    if not (isinstance(call, q.BuiltinCall) and call.name in ("CONTAINS", "REGEX") and len(call.args) >= 2):
+        return None
+    subject, needle = _strip_text(call.args[0]), call.args[1]
+    if not isinstance(subject, q.Var) or not isinstance(needle, q.Literal):
+        return None
+    if call.name == "REGEX" and not _PLAIN_WORDS.fullmatch(needle.lexical):
+        raise SynthesisError(f"REGEX pattern {needle.lexical!r} is not plain words; only those have a plan step")
+    return term_text(subject), needle.lexical.lower(), negated
+
+
+def _strip_text(expr: q.Node) -> q.Node:
+    """``LCASE(STR(?x))`` -> ``?x``."""
+    while isinstance(expr, q.BuiltinCall) and expr.name in ("LCASE", "UCASE", "STR") and len(expr.args) == 1:
+        expr = expr.args[0]
+    return expr
 
 
 def _ref_words(ref: Ref) -> str:

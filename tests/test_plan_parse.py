@@ -188,6 +188,7 @@ def test_step_start_error_lists_every_step_form() -> None:
         "Rank ...",
         "Sort the result ...",
         "Count ...",
+        "Compute ...",
         "Combine ...",
         "The answer is ...",
     )
@@ -264,3 +265,37 @@ def test_errors_survive_pickling_for_worker_processes() -> None:
         assert type(copy) is type(caught.value) and str(copy) == str(caught.value)
         assert copy.line == caught.value.line
         assert getattr(copy, "expected", None) == getattr(caught.value, "expected", None)
+
+
+def test_yes_no_aggregate_and_text_steps() -> None:
+    from nl2sparql.planner.plan import Compute
+
+    plan = parse_plan(
+        "Type: yes-no\n"
+        "Find the members of Queen B, assign it to ?x.\n"
+        'Make sure ?x contains "may".\n'
+        "Make sure ?x does not contain freddie.\n"
+        "Count ?x, assign it to ?n.\n"
+        "Compute the maximum of ?n, assign it to ?m.\n"
+        "The answer is whether ?m exists.\n"
+    )
+    assert plan.type == "yes-no"
+    assert plan.steps[1] == MakeSure(X, "contains", Literal("may", "string"))
+    assert plan.steps[2] == MakeSure(X, "contains", Literal("freddie", "string"), negated=True)
+    assert plan.steps[4] == Compute("maximum", Var("n"), Var("m"))
+    assert plan.steps[5] == Answer(Var("m"), exists=True)
+    assert plan.answer == Var("m")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (FIND_X + "Make sure ?x contains ?x.\nThe answer is ?x.\n", "expected a quoted text after"),
+        (FIND_X + "Compute the mean of ?x, assign it to ?y.\nThe answer is ?y.\n", "'the average'"),
+        (FIND_X + "The answer is whether ?x.\n", "'exists'"),
+    ],
+)
+def test_new_steps_refuse_bad_input_clearly(text: str, message: str) -> None:
+    with pytest.raises(PlanSyntaxError) as caught:
+        parse_plan(text)
+    assert message in str(caught.value)

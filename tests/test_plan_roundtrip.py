@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 from nl2sparql.grammar.plan_format import format_plan, format_step
 from nl2sparql.grammar.plan_transformer import parse_plan, read_plan
 from nl2sparql.planner.plan import (
+    FUNCTIONS,
     OPERATORS,
     TIME_OPERATORS,
     Answer,
     Combine,
+    Compute,
     Count,
     Find,
     Literal,
@@ -86,6 +88,10 @@ def test_memq_text_formats_canonically() -> None:
         (Count(X, Y), "Count ?x, assign it to ?y."),
         (Combine(X, Y, Z), "Combine ?x and ?y, assign it to ?z."),
         (Answer(X), "The answer is ?x."),
+        (Answer(X, exists=True), "The answer is whether ?x exists."),
+        (Compute("average", X, Y), "Compute the average of ?x, assign it to ?y."),
+        (MakeSure(X, "contains", Literal("night", "string")), 'Make sure ?x contains "night".'),
+        (MakeSure(X, "contains", Literal("a b", "string"), True), 'Make sure ?x does not contain "a b".'),
     ],
 )
 def test_canonical_sentences(step: object, sentence: str) -> None:
@@ -196,7 +202,7 @@ _CONSTANTS = {
     )
     for wild in (False, True)
 }
-_KINDS = st.sampled_from(["find", "make_sure", "rank", "count", "combine"])
+_KINDS = st.sampled_from(["find", "make_sure", "rank", "count", "compute", "combine"])
 _TYPES = st.sampled_from([None, "composition", "conjunction", "comparative", "superlative"])
 
 
@@ -223,6 +229,8 @@ def plans(draw: st.DrawFn, wild: bool) -> Plan:
             op, var, value = draw(st.sampled_from(OPERATORS)), known(), ref()
             if value == var:
                 continue
+            if op == "contains":
+                value = Literal(draw(_TEXT[wild]), "string")
             if (
                 op in TIME_OPERATORS
                 and isinstance(value, Literal)
@@ -237,13 +245,15 @@ def plans(draw: st.DrawFn, wild: bool) -> Plan:
             ranked = var if draw(st.booleans()) else None
             steps.append(Rank(ranked, key, draw(st.booleans()), draw(st.integers(1, 20))))
             continue
+        elif kind == "compute":
+            steps.append(Compute(draw(st.sampled_from(FUNCTIONS)), known(), fresh))
         elif kind == "combine" and len(assigned) > 1:
             a, b = draw(st.permutations(assigned))[:2]
             steps.append(Combine(a, b, fresh))
         else:
             steps.append(Count(known(), fresh))
         assigned.append(fresh)
-    steps.append(Answer(known()))
+    steps.append(Answer(known(), draw(st.booleans())))
     return Plan(draw(_TYPES), tuple(steps))  # type: ignore[arg-type]
 
 

@@ -23,6 +23,7 @@ from nl2sparql.compiler.ast import (
     Filter,
     FunctionCall,
     Literal,
+    UnaryOp,
     Var,
 )
 
@@ -95,6 +96,20 @@ def equality(var: str, term: Expression, as_string: bool = False, negated: bool 
     """``FILTER(?v = term)``, ``FILTER(str(?v) = "text")`` (WebQSP's test on names), or ``!=``."""
     left: Expression = BuiltinCall("STR", (Var(var),)) if as_string else Var(var)
     return Filter(BinaryOp("!=" if negated else "=", left, complete_datetime(term)))
+
+
+def text_match(var: str, text: str, negated: bool = False) -> Filter:
+    """``FILTER(CONTAINS(LCASE(STR(?v)), "word"))``: ``Make sure ?v contains "word"``, any case.
+
+    ``STR`` reads a literal's text and an IRI's whole text, so a graph whose names live
+    only in local names (``.../AbbeyRoadA``) is matched on them as well as on labels.
+
+    >>> print(text_match("a", "Night"))
+    FILTER (CONTAINS(LCASE(str(?a)), "night"))
+    """
+    haystack = BuiltinCall("LCASE", (BuiltinCall("STR", (Var(var),)),))
+    test: Expression = BuiltinCall("CONTAINS", (haystack, Literal(text.lower())))
+    return Filter(UnaryOp("!", test) if negated else test)
 
 
 def comparison(var: str, symbol: str, value: Expression, cast_to: str | None) -> Filter:

@@ -14,9 +14,13 @@ Steps are lowered in plan order into one group:
 * ``Rank`` -> ``ORDER BY`` + ``LIMIT`` when it is the last step; a sub-select when steps
   follow (so their joins cannot change which row comes first); with ``keep_ties`` a
   ``MAX``/``MIN`` sub-select keeps every row tied for first;
-* ``Count`` -> ``COUNT(DISTINCT ?v)``, in a sub-select when steps follow;
+* ``Count`` -> ``COUNT(DISTINCT ?v)``, ``Compute the average of ?v`` -> ``AVG(?v)`` (and
+  ``SUM``/``MIN``/``MAX``), in a sub-select when steps follow; a later count or
+  computation keeps the values computed before it (grouped by them), so two counts can be
+  compared (``Make sure ?n1 is greater than ?n2``);
+* ``Make sure ?v contains "word"`` -> ``FILTER(CONTAINS(LCASE(STR(?v)), "word"))``;
 * ``The answer is ?x`` -> ``SELECT DISTINCT ?x`` and, for Freebase, WebQSP's answer
-  language filter.
+  language filter; ``The answer is whether ?x exists`` -> ``ASK``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from nl2sparql.compiler.ast import (
     IRI,
     Aggregate,
     Alias,
+    AskQuery,
     BinaryOp,
     BuiltinCall,
     Expression,
@@ -46,6 +51,7 @@ from nl2sparql.compiler.ast import (
     Literal,
     Node,
     OrderCondition,
+    Query,
     SelectQuery,
     SubSelect,
     TriplePattern,
@@ -56,7 +62,7 @@ from nl2sparql.compiler.ast import (
 from nl2sparql.compiler.lowering import filters, graph, time_window
 from nl2sparql.compiler.lowering.options import LoweringError, LoweringOptions
 from nl2sparql.compiler.lowering.union import branches
-from nl2sparql.planner.plan import Answer, Combine, Count, Find, MakeSure, Rank, Step
+from nl2sparql.planner.plan import Answer, Combine, Compute, Count, Find, MakeSure, Rank, Step
 from nl2sparql.planner.plan import Literal as PlanLiteral
 from nl2sparql.planner.plan import Var as PlanVar
 
@@ -93,8 +99,9 @@ def lower(
     chosen: Mapping[int, Recalled],
     constraints: Mapping[int, Sequence[Recalled]] | None = None,
     options: LoweringOptions | None = None,
-) -> SelectQuery:
-    """The query for ``resolved`` with the statement ``chosen[i]`` for each ``Find`` step ``i``.
+) -> Query:
+    """The query (``SELECT``; ``ASK`` for a yes/no plan) for ``resolved`` with the statement
+    ``chosen[i]`` for each ``Find`` step ``i``.
 
     ``constraints[i]``: the constraint statements recalled for ``Make sure`` step ``i``
     (time-window predicates, constants that are no entity of the question).
@@ -119,6 +126,7 @@ class _Lowering:
         if answer is None:
             raise LoweringError("the plan has no answer line")
         self.answer = answer.name
+        self.exists = any(isinstance(s, Answer) and s.exists for s in self.steps)
         plan_vars = {v.name for step in self.steps for v in (*step.inputs, getattr(step, "target", None)) if v}
         self.names = _Names(plan_vars)
         self.parts: dict[int, list[TriplePattern]] = {}
@@ -158,7 +166,7 @@ class _Lowering:
 
     # -- the walk ------------------------------------------------------------------------
 
-    def run(self) -> SelectQuery:
+    def run(self) -> Query:
         self.inline: dict[str, Node] = {}
         made: dict[int, list[Node]] = {}
         for index, step in enumerate(self.steps):
@@ -174,7 +182,7 @@ class _Lowering:
         sides: dict[tuple[int, int], _Scope] = {}
         order: tuple[OrderCondition, ...] = ()
         limit: int | None = None
-        counted: tuple[str, str] | None = None
+        counted: tuple[Aggregate, str] | None = None
         for index, step in enumerate(self.steps):
             scope = sides.setdefault(branch_of[index], _Scope()) if index in branch_of else main
             later = any(not isinstance(s, Answer) for s in self.steps[index + 1 :])
@@ -191,12 +199,12 @@ class _Lowering:
                 result = self._rank(index, step, main, later)
                 if result is not None:
                     order, limit = result
-            elif isinstance(step, Count):
+            elif isinstance(step, Count | Compute):
                 self._flush(main)
                 if later:
-                    self._count_subquery(index, step, main)
+                    self._aggregate_subquery(index, step, main)
                 else:
-                    counted = (step.var.name, step.target.name)
+                    counted = (aggregate_of(step), step.target.name)
             elif isinstance(step, Combine):
                 main.elements.append(self._union(index, step, sides))
         self._flush(main)
@@ -208,6 +216,9 @@ class _Lowering:
         value = self.resolved.values[index]
         var = step.var.name
         candidates = self.constraints.get(index, ())
+        if step.op == "contains":
+            assert isinstance(step.value, PlanLiteral)
+            return [filters.text_match(var, step.value.value, step.negated)]
         if step.op == "is":
             as_string = False
             if isinstance(value, Label) or (isinstance(step.value, PlanLiteral) and step.value.kind == "string"):
@@ -250,13 +261,13 @@ class _Lowering:
 
     def _inlinable(self, index: int, var: str, term: Expression) -> bool:
         """Whether ``?var`` can be replaced by ``term`` in its triples (nothing else reads it)."""
-        if var == self.answer or var in self.inline:
+        if (var == self.answer and not self.exists) or var in self.inline:
             return False
         assigners = [s for s in self.steps if getattr(s, "target", None) == PlanVar(var)]
         if not assigners or not all(isinstance(s, Find) for s in assigners):
             return False
         for other, step in enumerate(self.steps):
-            if other != index and PlanVar(var) in step.inputs:
+            if other != index and PlanVar(var) in step.inputs and not (isinstance(step, Answer) and step.exists):
                 return False
         where = graph.positions(var, self.all_triples())
         if not where or "predicate" in where:
@@ -329,13 +340,21 @@ class _Lowering:
         main.seen.clear()
         return None
 
-    def _count_subquery(self, index: int, step: Count, main: _Scope) -> None:
+    def _aggregate_subquery(self, index: int, step: Count | Compute, main: _Scope) -> None:
+        """``{ SELECT ?n1 (COUNT(DISTINCT ?y) AS ?n2) WHERE { ... } GROUP BY ?n1 }``: the count or
+        computation as one value the later steps read, keeping the values computed before it."""
+        kept = tuple(v for v in self._needed_after(index, []) if v.name in self._computed(index))
         inner = SelectQuery(
-            projection=(Alias(Aggregate("COUNT", Var(step.var.name), distinct=True), Var(step.target.name)),),
+            projection=(*kept, Alias(aggregate_of(step), Var(step.target.name))),
             where=GroupPattern(tuple(main.elements)),
+            group_by=kept,
         )
         main.elements[:] = [GroupPattern((SubSelect(inner),))]
         main.seen.clear()
+
+    def _computed(self, index: int) -> set[str]:
+        """Variables that counts and computations before step ``index`` assign (one value each)."""
+        return {s.target.name for s in self.steps[:index] if isinstance(s, Count | Compute)}
 
     def _union(self, index: int, step: Combine, sides: dict[tuple[int, int], _Scope]) -> Union:
         groups = []
@@ -353,15 +372,20 @@ class _Lowering:
         main: _Scope,
         order: tuple[OrderCondition, ...],
         limit: int | None,
-        counted: tuple[str, str] | None,
-    ) -> SelectQuery:
-        if counted is not None and counted[1] == self.answer:
-            projection: tuple[Var | Alias, ...] = (
-                Alias(Aggregate("COUNT", Var(counted[0]), distinct=True), Var(counted[1])),
-            )
+        counted: tuple[Aggregate, str] | None,
+    ) -> Query:
+        if counted is not None and counted[1] == self.answer and not self.exists:
+            projection: tuple[Var | Alias, ...] = (Alias(counted[0], Var(counted[1])),)
             return SelectQuery(projection=projection, where=GroupPattern(tuple(main.elements)))
+        if counted is not None and self.exists:
+            raise LoweringError(
+                f"?{counted[1]} always exists; a yes/no answer on it needs a comparison first "
+                f"(Make sure ?{counted[1]} is greater than 0.)"
+            )
         if counted is not None:
-            raise LoweringError(f"?{counted[1]} is counted but the answer is ?{self.answer}")
+            raise LoweringError(f"?{counted[1]} is computed but the answer is ?{self.answer}")
+        if self.exists:
+            return AskQuery(where=GroupPattern(tuple(main.elements)))
         elements = list(main.elements)
         if self.options.language:
             elements.append(language_filter(self.answer, self.options.language))
@@ -372,6 +396,22 @@ class _Lowering:
             order_by=order,
             limit=limit,
         )
+
+
+#: ``Compute`` functions -> SPARQL aggregates
+AGGREGATES = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
+
+
+def aggregate_of(step: Count | Compute) -> Aggregate:
+    """``COUNT(DISTINCT ?v)`` for a ``Count``; ``AVG(?v)``, ``SUM(?v)``, ... for a ``Compute``.
+
+    >>> from nl2sparql.planner.plan import Var as V
+    >>> print(aggregate_of(Compute("average", V("y"), V("a"))))
+    AVG(?y)
+    """
+    if isinstance(step, Count):
+        return Aggregate("COUNT", Var(step.var.name), distinct=True)
+    return Aggregate(AGGREGATES[step.function], Var(step.var.name))
 
 
 def language_filter(var: str, language: str) -> Filter:

@@ -9,7 +9,7 @@ or that something outside the union reads, stay outside it and join both branche
 from __future__ import annotations
 
 from nl2sparql.compiler.lowering.options import LoweringError
-from nl2sparql.planner.plan import Combine, Count, Find, MakeSure, Plan, Rank, Var
+from nl2sparql.planner.plan import Combine, Compute, Count, Find, MakeSure, Plan, Rank, Var
 
 
 def _cone(plan: Plan, var: Var, before: int) -> set[int]:
@@ -53,8 +53,10 @@ def branches(plan: Plan) -> dict[int, tuple[int, int]]:
             for member in sorted(own - shared):
                 if member in out:
                     raise LoweringError(f"step {member + 1} belongs to two Combine steps")
-                if isinstance(steps[member], Rank | Count):
-                    raise LoweringError(f"step {member + 1}: Rank and Count inside a Combine branch are not supported")
+                if isinstance(steps[member], Rank | Count | Compute):
+                    raise LoweringError(
+                        f"step {member + 1}: Rank, Count and Compute inside a Combine branch are not supported"
+                    )
                 out[member] = (index, side)
         if not any(isinstance(steps[m], Find) for m, (c, s) in out.items() if c == index and s == 0) or not any(
             isinstance(steps[m], Find) for m, (c, s) in out.items() if c == index and s == 1

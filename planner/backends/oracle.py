@@ -70,13 +70,15 @@ def _import_function(path: str) -> Synthesise:
     return function  # type: ignore[no-any-return]
 
 
-def default_synthesiser() -> Synthesise | None:
-    """The project's gold-plan synthesiser as a ``(gold_sparql, entities) -> Plan`` function."""
+def default_synthesiser(bank: Any | None = None) -> Synthesise | None:
+    """The project's gold-plan synthesiser as a ``(gold_sparql, entities) -> Plan`` function;
+    with ``bank``, one that writes plans in that bank's words and namespaces
+    (:meth:`~nl2sparql.planner.synthesise.PlanSynthesiser.for_bank`: any graph, not only Freebase)."""
     try:
         from nl2sparql.planner.synthesise import PlanSynthesiser
     except ImportError:
         return None
-    synthesiser = PlanSynthesiser()
+    synthesiser = PlanSynthesiser.for_bank(bank) if bank is not None else PlanSynthesiser()
 
     def synthesise(gold_sparql: str, entities: Mapping[str, str]) -> Plan:
         return synthesiser.synthesise(gold_sparql, entities).plan
