@@ -14,13 +14,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.compiler.canonical import canonical
 from nl2sparql.compiler.dialects import GENERATOR_NAMES, READERS
 from nl2sparql.compiler.errors import SparqlSyntaxError
-from nl2sparql.compiler.generator import generate
-from nl2sparql.compiler.optimizer import optimize
-from nl2sparql.compiler.parser import parse
-from nl2sparql.compiler.validate import check
 from nl2sparql.errors import Nl2SparqlError
 
 EPILOG = """examples:
@@ -94,6 +89,12 @@ def _catalog(path: Path | None) -> set[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from nl2sparql.compiler.canonical import canonical
+    from nl2sparql.compiler.generator import generate
+    from nl2sparql.compiler.optimizer import optimize
+    from nl2sparql.compiler.parser import parse
+    from nl2sparql.compiler.validate import check
+
     source, text = _read(args)
     out: dict[str, Any] = {"source": source, "from": args.reader}
     try:

@@ -15,17 +15,22 @@ from collections.abc import Sequence
 from nl2sparql import __version__
 from nl2sparql.errors import Nl2SparqlError
 
-# Modules with a ``register(subparsers)`` function, in the order their commands are listed.
-COMMAND_MODULES: tuple[str, ...] = (
-    "nl2sparql.commands",  # setup, ask, translate
-    "nl2sparql.compile_cmd",  # compile
-    "nl2sparql.compiler.cli",  # sparql
-    "nl2sparql.memory_bank.cli",  # bank
-    "nl2sparql.planner.cli",  # planner
-    "nl2sparql.kg.cli",  # kg
-    "nl2sparql.evaluation.cli",  # eval
-    "nl2sparql.server.cli",  # serve
-)
+# Where each command is registered (``register(subparsers)`` in that module), in the order
+# the commands are listed. A command line that names one imports only its module, so that
+# ``ask`` with a running service configured never loads the compiler or gRPC's server side.
+COMMANDS: dict[str, str] = {
+    "setup": "nl2sparql.commands",
+    "ask": "nl2sparql.commands",
+    "translate": "nl2sparql.commands",
+    "compile": "nl2sparql.compile_cmd",
+    "sparql": "nl2sparql.compiler.cli",
+    "bank": "nl2sparql.memory_bank.cli",
+    "planner": "nl2sparql.planner.cli",
+    "kg": "nl2sparql.kg.cli",
+    "eval": "nl2sparql.evaluation.cli",
+    "serve": "nl2sparql.server.cli",
+}
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMANDS.values()))
 
 EPILOG = """examples:
   nl2sparql setup && nl2sparql ask "what films did Jeremy Irons act in?"
@@ -37,7 +42,8 @@ EPILOG = """examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or for ``command``'s module alone when it names one."""
     parser = argparse.ArgumentParser(
         prog="nl2sparql",
         description="Compile natural-language questions into executable SPARQL over knowledge graphs.",
@@ -46,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"nl2sparql {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -58,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

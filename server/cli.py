@@ -16,16 +16,7 @@ import sys
 from typing import Any
 
 from nl2sparql.errors import ConfigError
-from nl2sparql.server.serve import (
-    DEFAULT_GRACE,
-    DEFAULT_HOST,
-    DEFAULT_MAX_CONCURRENCY,
-    DEFAULT_PORT,
-    TlsFiles,
-    check_bind,
-    run_until_signal,
-    serve,
-)
+from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
 
 TOKEN_ENV = "NL2SPARQL_TOKEN"
 
@@ -90,6 +81,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from nl2sparql.server.serve import TlsFiles, check_bind, run_until_signal, serve
+
     logging.basicConfig(level=logging.INFO, format="nl2sparql serve: %(message)s")
     token = args.token or os.environ.get(TOKEN_ENV) or None
     check_bind(args.host, token, args.insecure)

@@ -26,16 +26,13 @@ from grpc_reflection.v1alpha import reflection
 from nl2sparql import __version__
 from nl2sparql.errors import ConfigError
 from nl2sparql.server.auth import BearerTokenAuth
+from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
 from nl2sparql.server.generated import SERVICE_NAME, pb_grpc
 from nl2sparql.server.protocol import AnsweringPipeline
 from nl2sparql.server.servicer import Nl2SparqlServicer
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 50051
-DEFAULT_MAX_CONCURRENCY = 8
-DEFAULT_GRACE = 10.0
 #: workers beyond the question slots, so health checks, reflection and Describe get through
 #: (and over-limit questions get their RESOURCE_EXHAUSTED) while every slot is busy
 SPARE_WORKERS = 4
