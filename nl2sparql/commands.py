@@ -46,6 +46,9 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--plan-batch", type=int, metavar="N", help="decode up to N concurrent plans at once (1: off; default 16)"
     )
+    group.add_argument(
+        "--exemplars", metavar="DIR", help="local planner: read this exemplar memory ('nl2sparql planner exemplars')"
+    )
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 
@@ -54,7 +57,7 @@ def pipeline_from_args(args: argparse.Namespace, **overrides: Any) -> Any:
     from nl2sparql.pipeline import Pipeline
     from nl2sparql.settings import load_settings
 
-    keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner")
+    keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner", "exemplars")
     flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit", "decoding", "plan_batch")}
     if getattr(args, "no_execute", False):
         flags["execute"] = False
@@ -99,7 +102,7 @@ def print_result(result: Any) -> None:
 
 
 #: flags that name a KG, bank or planner of their own: with one of them, ``ask`` answers locally
-LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch")
+LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch", "exemplars")
 
 
 def service_address(args: argparse.Namespace) -> str | None:

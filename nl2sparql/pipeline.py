@@ -83,6 +83,10 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
 
     local = settings.planner.split(":", 1)[0] in ("default", "hf")
     options: dict[str, Any] = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
+    if settings.exemplars:
+        if not local:
+            raise ConfigError(f"exemplars are read by a local planner (default, hf:), not {settings.planner!r}")
+        options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:
         from nl2sparql.planner.backends.oracle import default_synthesiser
 

@@ -16,6 +16,7 @@ Example ``nl2sparql.toml``::
     plan_batch = 16                      # planner calls decoded together (1: off)
     plan_batch_ms = 10                   # gathering window for a batch
     service = "127.0.0.1:50051"          # `ask` sends its question to this running service
+    exemplars = "/data/my-exemplars"     # the local planner's exemplars: `nl2sparql planner exemplars`
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class Settings:
     plan_batch_ms: float = 10.0
     #: a running ``nl2sparql serve`` (host:port) that ``ask`` sends its question to
     service: str | None = None
+    #: an exemplar memory (``nl2sparql planner exemplars``) the local planner reads instead of the
+    #: one it was trained with: plans of your own graph's example questions
+    exemplars: str | None = None
 
     def __post_init__(self) -> None:
         if self.store and self.endpoint:

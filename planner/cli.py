@@ -51,6 +51,15 @@ examples:
   nl2sparql planner run --planner openai:http://127.0.0.1:8000/v1#qwen "who founded ibm?" --entities '["IBM"]'
 """
 
+EXEMPLARS_EPILOG = """Each example's gold SPARQL becomes a gold plan (in --bank's words), and the
+memory holds the plans by their questions. A planner trained to read exemplars reads these
+instead of the home memory's Freebase ones when given --exemplars DIR (ask, translate,
+eval) or the exemplars setting (NL2SPARQL_EXEMPLARS, the config file):
+
+  nl2sparql planner exemplars --from-queries my-questions.json --format qald --bank my.nl2sq --out my-exemplars
+  nl2sparql ask "how many albums did Queen release?" --store S --bank my.nl2sq --exemplars my-exemplars
+"""
+
 DATA_EPILOG = """Gold plans are synthesised from the gold SPARQL of WebQSP train and CWQ part A
 (fixed dev split by id). --patterns N adds N pairs grounded in a KG store (LPKG):
 the query patterns 1p 2p 3p 2i 3i 2u ip pi compare superlative count, spread evenly
@@ -199,6 +208,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluate.set_defaults(func=_eval)
+
+    exemplars = commands.add_parser(
+        "exemplars",
+        help="an exemplar memory from your own example questions with SPARQL",
+        epilog=EXEMPLARS_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    exemplars.add_argument("--from-queries", required=True, metavar="FILE", help="example questions with SPARQL")
+    exemplars.add_argument("--format", help="qald, webqsp, cwq or grailqa (default: guessed)")
+    exemplars.add_argument("--bank", help="write the plans in this bank's words (your graph's bank)")
+    exemplars.add_argument("--out", type=Path, required=True, help="folder for the memory (replaced file by file)")
+    exemplars.add_argument("--json", action="store_true", help="print the report as JSON")
+    exemplars.set_defaults(func=_exemplars)
 
     export = commands.add_parser(
         "export",
@@ -394,6 +416,28 @@ def _eval(args: argparse.Namespace) -> int:
         write_atomic(args.out / "report.json", json.dumps(report, indent=1) + "\n")
         write_atomic(args.out / "report.md", markdown(report, title))
     print(json.dumps(report, indent=1) if args.json else markdown(report, title))
+    return 0
+
+
+def _exemplars(args: argparse.Namespace) -> int:
+    from nl2sparql.kg.datasets import load_dataset
+    from nl2sparql.planner.user_exemplars import build_user_exemplars
+
+    bank = None
+    if args.bank:
+        from nl2sparql.memory_bank.bank_file import load_bank
+
+        bank = load_bank(args.bank)
+    examples = load_dataset(args.from_queries, args.format)
+    made = build_user_exemplars(examples, bank)
+    made.memory.save(args.out)
+    report = {"out": str(args.out), "exemplars": len(made.memory.ids), "skipped": dict(made.skipped)}
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    print(f"wrote {args.out}: {len(made.memory.ids)} exemplars of {len(examples)} example questions")
+    for example_id, reason in made.skipped:
+        print(f"  skipped {example_id}: {reason}")
     return 0
 
 

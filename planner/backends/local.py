@@ -112,6 +112,7 @@ def _copying(decoded: Decoded, question: str) -> ChunkResult:
 
 def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
     device = options.pop("device", None)
+    options.pop("exemplars", None)
     unknown = sorted(set(options) - set(DECODING_KEYS))
     if unknown:
         raise PlannerError(f"unknown options for a local planner: {', '.join(unknown)}")
@@ -122,11 +123,18 @@ def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
 
 
-def exemplars_for(folder: Path, meta: dict[str, Any], home: Path | None = None) -> ExemplarMemory | None:
-    """The exemplar memory a planner trained with exemplars reads: the one in its folder (what
-    ``planner train`` copies there), else the one ``nl2sparql setup`` builds in the home folder."""
+def exemplars_for(
+    folder: Path, meta: dict[str, Any], home: Path | None = None, given: str | Path | None = None
+) -> ExemplarMemory | None:
+    """The exemplar memory a planner trained with exemplars reads: ``given`` (a user's own,
+    from ``planner exemplars``), else the one in its folder (what ``planner train`` copies
+    there), else the one ``nl2sparql setup`` builds in the home folder."""
     if not exemplar_count(meta):
+        if given:
+            raise PlannerModelError(f"planner in {folder} was not trained to read exemplars; drop --exemplars")
         return None
+    if given:
+        return ExemplarMemory.load(Path(given).expanduser())
     own = folder / EXEMPLARS_DIR
     return ExemplarMemory.load(own if own.is_dir() else (home or home_dir()) / EXEMPLARS_DIR)
 
@@ -149,9 +157,10 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
             f"no trained planner in {folder}: run 'nl2sparql setup', or "
             f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
         )
+    given = options.get("exemplars")
     decoding, device = _options(options)
     model = PlannerModel.load(folder, device=device)
-    return LocalPlanner(model, decoding, name="default", exemplars=exemplars_for(folder, model.meta))
+    return LocalPlanner(model, decoding, name="default", exemplars=exemplars_for(folder, model.meta, given=given))
 
 
 def open_hf(argument: str, **options: Any) -> LocalPlanner:
@@ -166,7 +175,8 @@ def open_hf(argument: str, **options: Any) -> LocalPlanner:
         raise PlannerModelError(f"hf:{argument}: {path} is not a folder")
     if adapter is not None and not adapter.is_dir():
         raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
+    given = options.get("exemplars")
     decoding, device = _options(options)
     model = PlannerModel.from_folders(path, adapter, device=device)
-    memory = exemplars_for(adapter or path, model.meta)
+    memory = exemplars_for(adapter or path, model.meta, given=given)
     return LocalPlanner(model, decoding, name=f"hf:{argument}", exemplars=memory)
