@@ -69,6 +69,12 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "what is the number of {many}?",
         "count {many}.",
     ),
+    "ask": (
+        "is {y} {a}?",
+        "is it true that {y} is {a}?",
+        "is {a} {y}?",
+        "would {y} be {a}?",
+    ),
 }
 #: "how many films does X have?" where the phrase is "the R of the T X"
 COUNT_HAVE = "how many {have} does {name} have?"

@@ -6,7 +6,8 @@ sets, unions or counts. LPKG (Wang et al., 2024) fills that gap by grounding the
 query patterns in a KG and verbalising each instance. This module does the same on any
 store the project can open, for the patterns :data:`PATTERNS`: ``1p 2p 3p`` (chains),
 ``2i 3i`` (intersections), ``2u`` (union), ``ip pi`` (mixed), ``compare``,
-``superlative`` and ``count``.
+``superlative``, ``count`` and ``ask`` (a yes/no question on one relation, half of them
+false, as QALD-style question sets ask them).
 
 How, and why so:
 
@@ -61,7 +62,12 @@ __all__ = [
     "generate_instances",
 ]
 
-PATTERNS: tuple[str, ...] = ("1p", "2p", "3p", "2i", "3i", "2u", "ip", "pi", "compare", "superlative", "count")
+PATTERNS: tuple[str, ...] = (
+    *("1p", "2p", "3p", "2i", "3i", "2u", "ip", "pi"),
+    *("compare", "superlative", "count", "ask"),
+)
+#: how many other entities of a relation an ``ask`` draws its false candidates from
+FALSE_POOL = 20
 #: a walk gives up when a set on its way holds more than this many nodes
 MAX_SET = 100
 #: attempts per wanted instance before a pattern gives up
@@ -118,6 +124,8 @@ class _Draft:
     head: str = "SELECT DISTINCT ?x"
     tail: str = ""
     exactly: int | None = None
+    #: an ``ask``: the answer the walk expects ("true" or "false")
+    truth: str | None = None
 
 
 def _size_reason(size: int, low: int, high: int) -> str:
@@ -308,6 +316,23 @@ class PatternGenerator:
         draft.head = "SELECT (COUNT(DISTINCT ?x) AS ?n)"
         return draft
 
+    def _ask(self, rng: random.Random) -> _Draft:
+        """Is ``y`` the relation's value for ``x``? Half the walks pick a ``y`` that is not: a
+        value the relation gives other entities, so the question is plausible and false."""
+        relation, x = self._start(rng)
+        truth = rng.random() < 0.5
+        values = set(relation.forward[x])
+        if truth:
+            pool = values
+        else:
+            others = rng.sample(relation.anchors, min(FALSE_POOL, len(relation.anchors)))
+            pool = {v for a in others for v in relation.forward[a]} - values
+        named = sorted(v for v in pool if v in self.graph.names and v != x)
+        y = _choice(rng, named, "no named value" if truth else "no false value")
+        slots = {"a": say.about(relation.phrase, self._name(x)), "y": self._name(y)}
+        lines = [_hop(relation, f"ns:{x}", f"ns:{y}", "?c1")]
+        return _Draft([x, y], lines, [relation], slots, head="ASK", truth="true" if truth else "false")
+
     def draft(self, pattern: str, rng: random.Random) -> _Draft:
         match pattern:
             case "1p" | "2p" | "3p":
@@ -326,6 +351,8 @@ class PatternGenerator:
                 return self._superlative(rng)
             case "count":
                 return self._count(rng)
+            case "ask":
+                return self._ask(rng)
         raise ValueError(f"unknown pattern {pattern!r}; known: {', '.join(PATTERNS)}")
 
     # -- from a walk to an instance ------------------------------------------------------------
@@ -336,18 +363,18 @@ class PatternGenerator:
         entities = {a: self._name(a) for a in draft.anchors}
         if len({normalise_name(n) for n in entities.values()}) < len(entities):
             raise Skip("two entities share a name")
-        body = "\n".join([f"FILTER (?x != ns:{draft.anchors[0]})", *draft.lines])
+        answer_filter = [] if draft.truth else [f"FILTER (?x != ns:{draft.anchors[0]})"]
+        body = "\n".join([*answer_filter, *draft.lines])
         sparql = f"{_PREFIX}\n{draft.head}\nWHERE {{\n{body}\n}}" + (f"\n{draft.tail}" if draft.tail else "")
         if sparql in self.seen:
             raise Skip("the same query again")
-        answers = self.answers(sparql)
-        low, high = (draft.exactly, draft.exactly) if draft.exactly else (1, MAX_ANSWERS)
-        counted = draft.head.startswith("SELECT (COUNT")
-        size = int(answers[0]) if counted and answers else len(answers)
-        if not low <= size <= high:
-            raise Skip(_size_reason(size, low, high))
-        if not counted and set(answers) & set(entities):
-            raise Skip("an answer is an entity of the question")
+        if draft.truth:
+            answers = (self.truth(sparql),)
+            if answers != (draft.truth,):
+                raise Skip("the store does not answer as the walk expects")
+        else:
+            answers = self.answers(sparql)
+            self._check_size(draft, answers, entities)
         try:
             synthesis = self.synthesiser.synthesise(sparql, entities, list(entities))
         except Nl2SparqlError as exc:
@@ -364,6 +391,20 @@ class PatternGenerator:
             raise Skip("plan holds ';'")
         self.seen.add(sparql)
         return Instance(pattern, question, entities, sparql, answers, pair)
+
+    @staticmethod
+    def _check_size(draft: _Draft, answers: tuple[str, ...], entities: Mapping[str, str]) -> None:
+        low, high = (draft.exactly, draft.exactly) if draft.exactly else (1, MAX_ANSWERS)
+        counted = draft.head.startswith("SELECT (COUNT")
+        size = int(answers[0]) if counted and answers else len(answers)
+        if not low <= size <= high:
+            raise Skip(_size_reason(size, low, high))
+        if not counted and set(answers) & set(entities):
+            raise Skip("an answer is an entity of the question")
+
+    def truth(self, sparql: str) -> str:
+        """An ``ASK`` query's answer on the store, as the pipeline gives it: ``true`` or ``false``."""
+        return "true" if self.store.ask(generate(parse(sparql, "virtuoso"), "full-iri")) else "false"
 
     def answers(self, sparql: str) -> tuple[str, ...]:
         """The answers ``sparql`` has on the store: entity ids, or literal values."""

@@ -32,7 +32,7 @@ from nl2sparql.planner.pairs import PlanPair, read_pairs, write_pairs
 from nl2sparql.planner.pattern_data import PATTERN_FILE, add_pairs, check_instances, sample_instances
 from nl2sparql.planner.pattern_graph import PatternGraph
 from nl2sparql.planner.patterns import PATTERNS, Instance, generate_instances
-from nl2sparql.planner.plan import Combine, Count, Find, MakeSure, Rank
+from nl2sparql.planner.plan import Answer, Combine, Count, Find, MakeSure, Rank
 
 PER_PATTERN = 5
 PLAN_TYPES = {
@@ -47,6 +47,7 @@ PLAN_TYPES = {
     "compare": "comparative",
     "superlative": "superlative",
     "count": "count",
+    "ask": "yes-no",
 }
 
 
@@ -93,6 +94,12 @@ def test_every_pattern_yields_pairs_that_parse(instances: list[Instance]) -> Non
         # Every entity of the question is named by a step, and WebQSP's answer filter is there.
         names = set(instance.entities.values())
         assert all(name in pair.output for name in names)
+        if instance.pattern == "ask":
+            anchor, value = instance.entities.values()
+            assert isinstance(steps[-1], Answer) and steps[-1].exists, pair.output
+            assert f"Make sure ?x is {value}." in pair.output and instance.answers in (("true",), ("false",))
+            assert instance.sparql.split("\n")[1] == "ASK"
+            continue
         assert f"Make sure ?x is not {next(iter(instance.entities.values()))}." in pair.output
         if instance.pattern == "2u":
             assert any(isinstance(s, Combine) for s in steps)
@@ -119,6 +126,10 @@ def test_grounded_answers_match_another_engine(instances: list[Instance], fixtur
     """Every instance has 1..20 answers (none an entity of its question) and rdflib agrees with them."""
     other = open_store("rdflib", paths=[fixture_nt])
     for instance in instances:
+        if instance.pattern == "ask":
+            truth = other.ask(generate(parse(instance.sparql, "virtuoso"), "full-iri"))
+            assert instance.answers == (str(truth).lower(),), instance.sparql
+            continue
         assert instance.answers and len(instance.answers) <= 20
         if instance.pattern != "count":
             assert not set(instance.answers) & set(instance.entities)
@@ -175,6 +186,15 @@ def test_a_store_without_values_has_no_comparisons(store: Store, bank: MemoryBan
     assert set(report.unavailable) == {"compare", "superlative"}
     assert sum(report.wanted.values()) == 18 and "compare" not in report.wanted
     assert {i.pattern for i in made} <= set(PATTERNS) - {"compare", "superlative"}
+
+
+def test_ask_questions_are_true_and_false(store: Store, bank: MemoryBank) -> None:
+    """Yes/no questions that are always true teach a planner nothing: both answers occur."""
+    made, _ = generate_instances(store, 12, seed=4, patterns=("ask",), entries=bank.statements)
+    assert {i.answers for i in made} == {("true",), ("false",)}
+    for instance in made:
+        _, value = instance.entities.values()
+        assert value in instance.question and instance.question.endswith("?")
 
 
 def test_add_pairs_keeps_the_gold_bytes(tmp_path: Path, instances: list[Instance]) -> None:
