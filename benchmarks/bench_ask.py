@@ -2,6 +2,7 @@
 
     python benchmarks/bench_ask.py [--store DIR | --endpoint URL] [--bank FILE] [--planner SPEC]
                                    [--questions 100] [--warmup 3] [--link] [--json]
+                                   [--dataset FILE [--format qald] [--baseline-webqsp N]]
 
 One :class:`~nl2sparql.pipeline.Pipeline` is loaded once, as the CLI loads it (the flags,
 then the config file and ``NL2SPARQL_*`` variables, then the home folder's embedded
@@ -14,6 +15,12 @@ once and the script prints p50 / p95 / mean (nearest rank, milliseconds) of ever
 in ``result.timings_ms`` and of the whole ``ask`` call (wall time), questions/s, and how
 many questions were answered. Figures only: nothing is asserted; a question that fails
 still counts, with the stages it reached.
+
+``--dataset FILE`` asks the questions of another file instead (any format ``nl2sparql
+eval`` reads: a QALD file for your own graph, with ``--store`` and ``--bank`` naming that
+graph's), with the file's entities, or linked when it names none. ``--baseline-webqsp N``
+then also times N WebQSP questions on the home pipeline in the same run and prints the
+ratio of the two planning p95s (issue 18: planning on a new graph within 2x of WebQSP's).
 """
 
 from __future__ import annotations
@@ -61,6 +68,11 @@ def eligible_questions(pipeline: Pipeline, examples: Sequence[Example], link: bo
         entities = {i: name for i, name in example.entities.items() if i in known}
         out.append((example.question, None if link else entities, example.gold_sparql))
     return out
+
+
+def file_questions(examples: Sequence[Example]) -> list[Question]:
+    """Every question of a file, with its entities (``None`` when it names none: linked)."""
+    return [(e.question, dict(e.entities) or None, e.gold_sparql) for e in examples]
 
 
 def ask(pipeline: Pipeline, question: Question) -> tuple[float, Mapping[str, float], str | None, int]:
@@ -123,9 +135,10 @@ def report(figures: Mapping[str, Any], as_json: bool) -> None:
     print(f"pipeline: {figures['pipeline']}")
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     how = "linked by the pipeline" if figures["link"] else "the dataset's, as given"
+    source = figures.get("source") or "WebQSP test part-A questions with the topic entity in the store"
     print(
-        f"questions: {figures['questions']} of {figures['eligible']} WebQSP test part-A questions with the topic "
-        f"entity in the store ({figures['dataset']} in all); entities {how}; warm-up {figures['warmup']}"
+        f"questions: {figures['questions']} of {figures['eligible']} {source} "
+        f"({figures['dataset']} in all); entities {how}; warm-up {figures['warmup']}"
     )
     print(f"  {'stage':<10} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9}")
     rows = [*figures["stages"].items(), ("total", figures["total"])]
@@ -159,10 +172,54 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=3, help="other questions asked first, untimed (default 3)")
     parser.add_argument("--link", action="store_true", help="link entities instead of giving the dataset's")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--dataset", metavar="FILE", help="ask this file's questions instead of WebQSP's")
+    parser.add_argument("--format", help="the --dataset file's format (default: guessed)")
+    parser.add_argument(
+        "--baseline-webqsp", type=int, default=0, metavar="N", help="with --dataset: also time N WebQSP questions"
+    )
     args = parser.parse_args(argv)
-    if args.questions < 1 or args.warmup < 0:
-        parser.error("--questions must be positive and --warmup not negative")
+    if args.questions < 1 or args.warmup < 0 or not 0 <= args.baseline_webqsp <= 1000:
+        parser.error("--questions must be positive, --warmup not negative, --baseline-webqsp 0 to 1000")
+    if args.baseline_webqsp and not args.dataset:
+        parser.error("--baseline-webqsp compares a --dataset file with WebQSP; give --dataset")
     return args
+
+
+def webqsp_figures(pipeline: Pipeline, count: int, warmup: int, link: bool) -> dict[str, Any] | None:
+    """The figures of ``count`` eligible WebQSP part-A questions (``None``: the store has none)."""
+    examples = load_dataset(data_file("webqsp/WebQSP.test.part-A.json"), "webqsp")
+    eligible = eligible_questions(pipeline, examples, link)
+    if not eligible:
+        return None
+    timed = eligible[:count]
+    rest = eligible[len(timed) :]
+    figures = measure(pipeline, timed, (rest or eligible)[:warmup])  # other questions: no cache is primed
+    figures.update(pipeline=describe(pipeline), link=link, eligible=len(eligible), dataset=len(examples))
+    return figures
+
+
+def dataset_figures(pipeline: Pipeline, args: argparse.Namespace) -> dict[str, Any]:
+    """The figures of the --dataset file's questions (warm-up: its last ones, asked first)."""
+    questions = file_questions(load_dataset(args.dataset, args.format))
+    timed = questions[: args.questions]
+    figures = measure(pipeline, timed, questions[::-1][: args.warmup])
+    figures.update(pipeline=describe(pipeline), link=args.link, eligible=len(questions), dataset=len(questions))
+    figures["source"] = f"questions of {args.dataset}"
+    return figures
+
+
+def compare_planning(own: Mapping[str, Any], webqsp: Mapping[str, Any], as_json: bool) -> None:
+    """Planning p50/p95 of the file's questions against WebQSP's, measured in the same run."""
+    mine, theirs = own["stages"].get("planned", {}), webqsp["stages"].get("planned", {})
+    ratio = {q: mine.get(q, float("nan")) / theirs.get(q, float("nan")) for q in ("p50", "p95")}
+    if as_json:
+        print(json.dumps({"planning_ratio": ratio}))
+        return
+    print(
+        f"planning, this file vs WebQSP (same run): p50 {mine.get('p50', float('nan')):.0f} vs "
+        f"{theirs.get('p50', float('nan')):.0f} ms (x{ratio['p50']:.2f}), p95 {mine.get('p95', float('nan')):.0f} "
+        f"vs {theirs.get('p95', float('nan')):.0f} ms (x{ratio['p95']:.2f}; issue 18's bound: x2)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,17 +231,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_ask: {exc}", file=sys.stderr)
         return 1
     with pipeline:
-        examples = load_dataset(data_file("webqsp/WebQSP.test.part-A.json"), "webqsp")
-        eligible = eligible_questions(pipeline, examples, args.link)
-        if not eligible:
-            print("bench_ask: no WebQSP test question has its topic entity in this store", file=sys.stderr)
-            return 1
-        timed = eligible[: args.questions]
-        rest = eligible[len(timed) :]
-        warmup = (rest or eligible)[: args.warmup]  # other questions when there are any: no cache is primed
-        figures = measure(pipeline, timed, warmup)
-        figures.update(pipeline=describe(pipeline), link=args.link, eligible=len(eligible), dataset=len(examples))
+        if args.dataset:
+            figures = dataset_figures(pipeline, args)
+        else:
+            found = webqsp_figures(pipeline, args.questions, args.warmup, args.link)
+            if found is None:
+                print("bench_ask: no WebQSP test question has its topic entity in this store", file=sys.stderr)
+                return 1
+            figures = found
     report(figures, args.json)
+    if args.baseline_webqsp:
+        with Pipeline.from_settings(load_settings({"planner": args.planner}, args.config)) as home:
+            baseline = webqsp_figures(home, args.baseline_webqsp, args.warmup, link=False)
+        if baseline is None:
+            print("bench_ask: the home store holds no WebQSP test question's entity", file=sys.stderr)
+            return 1
+        report(baseline, args.json)
+        compare_planning(figures, baseline, args.json)
     return 0
 
 
