@@ -2,7 +2,7 @@
 
     python benchmarks/bench_server.py [--store DIR | --endpoint URL] [--bank FILE] [--planner SPEC]
                                       [--clients 1,4,16] [--requests 200] [--seconds 20] [--json]
-                                      [--modes old,new] [--served-only]
+                                      [--modes old,new] [--served-only] [--answerable]
 
 Each mode is a server of its own, one after the other, in the same run: ``old`` decodes
 with beam 4 for every question and one question per decode (``decoding = "beams"``,
@@ -163,7 +163,8 @@ def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
                     raise SystemExit(f"bench_server: {exc}") from exc
                 print(f"bench_server: no home pipeline ({exc}); using the fallback", file=sys.stderr)
             else:
-                return pipeline, webqsp_questions(args.questions, pipeline.store), "Pipeline.from_settings"
+                questions = webqsp_questions(args.questions, pipeline.store, args.answerable)
+                return pipeline, questions, "Pipeline.from_settings"
     sys.path.insert(0, str(ROOT / "tests"))
     from test_server_pipeline import GraphPipeline, graph_store
 
@@ -172,9 +173,11 @@ def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
     return GraphPipeline(store), list(FALLBACK_QUESTIONS), what
 
 
-def webqsp_questions(count: int, store: Any = None) -> list[Question]:
+def webqsp_questions(count: int, store: Any = None, answerable: bool = False) -> list[Question]:
     """The first ``count`` WebQSP test questions whose topic entity the store holds (a question
-    about an entity it lacks is refused as INVALID_ARGUMENT, which is right but not load)."""
+    about an entity it lacks is refused as INVALID_ARGUMENT, which is right but not load);
+    ``answerable``: only those whose gold query answers on the store (on FB15k-237 most do
+    not, and a plan that answers nothing makes the pipeline decode the planner's other beams)."""
     from nl2sparql.config import data_file
     from nl2sparql.errors import Nl2SparqlError
     from nl2sparql.kg.linker import validate_entity_ids
@@ -189,10 +192,25 @@ def webqsp_questions(count: int, store: Any = None) -> list[Question]:
                 validate_entity_ids(store, entity)
             except Nl2SparqlError:
                 continue
+        if answerable and not _answers(store, parse.get("Sparql")):
+            continue
         questions.append((record["RawQuestion"], entity))
         if len(questions) == count:
             break
     return questions
+
+
+def _answers(store: Any, sparql: str | None) -> bool:
+    """Whether a gold query (Virtuoso's dialect) returns a row on ``store``."""
+    from nl2sparql.compiler import generate, parse
+    from nl2sparql.errors import Nl2SparqlError
+
+    if store is None or not sparql:
+        return False
+    try:
+        return bool(store.select(generate(parse(sparql, "virtuoso"), "full-iri")).rows)
+    except Nl2SparqlError:
+        return False
 
 
 # -- load generation ------------------------------------------------------------------------------
@@ -330,6 +348,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--questions", type=int, default=50, help="WebQSP questions to cycle through (default 50)"
     )
+    parser.add_argument(
+        "--answerable", action="store_true", help="only questions whose gold query answers on the store"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--modes", default="old,new", help="servers to compare, in order (default old,new)")
     parser.add_argument("--served-only", action="store_true", help="skip the in-process figures")
@@ -348,6 +369,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def forwarded(args: argparse.Namespace) -> list[str]:
     out = ["--clients", args.clients, "--requests", str(args.requests), "--seconds", str(args.seconds)]
     out += ["--questions", str(args.questions)] + (["--served-only"] if args.served_only else [])
+    out += ["--answerable"] if args.answerable else []
     for name in ("store", "endpoint", "bank", "planner"):
         if getattr(args, name):
             out += [f"--{name}", getattr(args, name)]
