@@ -11,7 +11,8 @@ beginning of a terminal the parser accepts there, by ``regex``'s partial matchin
 end-of-sequence token must close a plan that :func:`parse_plan` reads. A token that fails
 is masked and the next best is checked, up to ``top_k`` of them; a trained model's greedy
 decoding nearly always needs one check a step. A token that completes a step must also leave
-steps that :func:`parse_plan` reads (a variable used before it is assigned is refused there).
+steps that :func:`parse_plan` reads (a variable used before it is assigned is refused there),
+and a step ends with its ``assign it to ?v.`` (:func:`runs_on`).
 When none of the ``top_k`` fits, the step is left unconstrained (counted in
 :attr:`GrammarLogitsProcessor.unconstrained`), and the pipeline's usual fallback (beams,
 then sampling) takes over.
@@ -125,6 +126,37 @@ def steps_read(prefix: str) -> bool:
     return not complete.strip() or closing(complete) is not None
 
 
+#: a step that assigns its result is over: nothing but the line's end may follow
+_ASSIGNED = regex.compile(r"assign it to \?\w+\.\s*\S", regex.IGNORECASE)
+_ASSIGN_END = regex.compile(r"assign it to \?\w+\.\s*$", regex.IGNORECASE)
+
+
+def runs_on(prefix: str) -> bool:
+    """Whether the line being written goes on after the ``, assign it to ?v.`` that ends it (the
+    grammar's free-text phrases would take it, and a wandering model fills the budget there).
+
+    >>> runs_on("Type: simple\nFind the film of the actor X, assign it to ?x. carrier war")
+    True
+    >>> runs_on("Type: simple\nFind the film of the actor X, assign it to ?x.")
+    False
+    """
+    return _ASSIGNED.search(prefix[prefix.rfind("\n") + 1 :]) is not None
+
+
+def checked_lines(prefix: str) -> str:
+    """``prefix`` with its last line counted as complete when it has written its ``assign it
+    to ?v.``: the step is over, so :func:`steps_read` judges it before its line break (a
+    step that assigns a variable already assigned is refused at its ``.``, not after it,
+    where nothing could follow it)."""
+    return prefix + "\n" if _ASSIGN_END.search(prefix[prefix.rfind("\n") + 1 :]) else prefix
+
+
+def allowed_prefix(prefix: str) -> bool:
+    """Whether plan text ``prefix`` may be written: a prefix of the grammar's sentences, no
+    text after a step's end, and complete steps that can still make a plan."""
+    return viable_prefix(prefix) and not runs_on(prefix) and steps_read(checked_lines(prefix))
+
+
 def complete_plan(output: str, codec: Codec, names: Sequence[str]) -> bool:
     """Whether ``output`` ends a plan that parses."""
     try:
@@ -183,7 +215,7 @@ class GrammarLogitsProcessor:
         if token == self.eos:
             return complete_plan(text, self.codec, self._names(row))
         prefix = plan_prefix(text, self.codec, self._names(row))
-        return viable_prefix(prefix) and steps_read(prefix)
+        return allowed_prefix(prefix)
 
     def _force(self, row: int, written: list[int], scores: torch.Tensor) -> None:
         """Write the plan's closing, one token a step (worked out on the first step of it)."""
