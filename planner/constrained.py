@@ -134,9 +134,9 @@ def closing(prefix: str) -> str | None:
 
 def steps_read(prefix: str) -> bool:
     """Whether the complete lines of plan text ``prefix`` can still end in a plan that parses (a
-    variable used before it is assigned, say, cannot), and the line being written does not open
-    a step that reads a variable before any is assigned (``Count``, ``The answer is``: no ending
-    could close it).
+    variable used before it is assigned, say, cannot), and the line being written neither opens
+    a step that reads a variable before any is assigned (``Count``, ``The answer is``) nor reads
+    one that no step assigned: no ending could close those.
 
     >>> steps_read("Type: conjunction\\nCo"), steps_read("Type: conjunction\\nFi")
     (False, True)
@@ -145,10 +145,22 @@ def steps_read(prefix: str) -> bool:
     complete, current = prefix[:cut], prefix[cut:]
     if not _ASSIGN.search(complete) and _OPENS_WITHOUT_VARIABLE.fullmatch(current, partial=True) is None:
         return False
+    assigned = set(_ASSIGNED.findall(complete))
+    reads = _ASSIGN.split(current)[0]
+    if any(variable not in assigned for variable in _READ.findall(reads)):
+        return False  # the line reads a variable no step has assigned: nothing can close it
+    partial = _READING.search(reads)
+    if partial and not any(variable.startswith(partial.group()) for variable in assigned):
+        return False
     return not complete.strip() or closing(complete) is not None
 
 
 _ASSIGN = regex.compile(r"assign[ \t]+it[ \t]+to", regex.IGNORECASE)
+_ASSIGNED = regex.compile(r"assign[ \t]+it[ \t]+to[ \t]*(\?[A-Za-z_][A-Za-z0-9_]*)", regex.IGNORECASE)
+#: a variable written out in full (a character that cannot continue its name follows it)
+_READ = regex.compile(r"\?[A-Za-z_][A-Za-z0-9_]*(?=[^A-Za-z0-9_])")
+#: a variable still being written, at the end of the output
+_READING = regex.compile(r"\?[A-Za-z0-9_]*$")
 #: what a line may begin with while no variable is assigned: the header, a step number, Find
 _OPENS_WITHOUT_VARIABLE = regex.compile(
     r"[ \t]*(?:step[ \t]*\d+[ \t]*[:.)][ \t]*)?(?:type|find)\b.*", regex.IGNORECASE
