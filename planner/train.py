@@ -85,11 +85,14 @@ class TrainConfig:
     evaluate: bool = True
     #: a LoRA planner folder (``planner train --lora`` output) whose trained weights start this run
     init: str | None = None
+    #: recompute activations in the backward pass instead of keeping them: less memory
+    #: (a causal base at batch 16 x 256 tokens), more time; the result is the same
+    gradient_checkpointing: bool = False
 
     def fingerprint(self) -> dict[str, Any]:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
         record = asdict(self)
-        for key in ("data", "out", "evaluate"):
+        for key in ("data", "out", "evaluate", "gradient_checkpointing"):  # these change no weight
             record.pop(key)
         return record
 
@@ -310,6 +313,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
 
     base = parse_base(config.base)
     model, tokenizer, architecture = build_base(base, seed=config.seed)
+    if config.gradient_checkpointing:
+        enable_gradient_checkpointing(model)
     if config.method == "lora":
         model = add_lora(model, base, architecture, config.lora)
     init = _warm_start(model, Path(config.init).expanduser(), config) if config.init else None
@@ -415,7 +420,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     }
     if config.evaluate and dev_pairs:
         metrics.update(decode_metrics(planner, dev_pairs))
-    meta = _meta(config, train_file, dev_file, train_pairs, dev_pairs, skipped + dev_skipped, step, train_seconds)
+    meta = _meta(config, base.spec, train_file, dev_file, train_pairs, dev_pairs, skipped + dev_skipped, step)
+    meta["train_seconds"] = round(train_seconds, 1)
     meta["exemplars"], meta["init"] = exemplars, init
     meta["metrics"] = metrics
     _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if exemplars else None)
@@ -423,21 +429,36 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     return TrainResult(out, planner.meta, planner)
 
 
+def enable_gradient_checkpointing(model: Any) -> None:
+    """Recompute each layer's activations in the backward pass (non-reentrant: LoRA's frozen
+    inputs need no ``requires_grad`` trick); the KV cache is off while training anyway."""
+    if not getattr(model, "supports_gradient_checkpointing", False):
+        raise PlannerModelError(f"{type(model).__name__} does not support gradient checkpointing")
+    kwargs = {"use_reentrant": False}
+    if hasattr(model, "activation_checkpointing_enable"):  # transformers 5's name for it
+        model.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+    else:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+    model.config.use_cache = False
+
+
 def _meta(
     config: TrainConfig,
+    base: str,
     train_file: Path,
     dev_file: Path | None,
     train_pairs: list[PlanPair],
     dev_pairs: list[PlanPair],
     skipped: int,
     steps: int,
-    seconds: float,
 ) -> dict[str, Any]:
+    """``planner.json``'s record of the run; ``base`` is the canonical spec (a packaged GGUF
+    base by its name, which loading resolves from the installed package again)."""
     import peft
     import transformers
 
     return {
-        "base": config.base if config.base == DEFAULT_BASE else parse_base(config.base).spec,
+        "base": base,
         "input_format": INPUT_FORMAT_VERSION,
         "data": {
             "train_file": str(train_file.resolve()),
@@ -456,7 +477,7 @@ def _meta(
         "lora": asdict(config.lora) if config.method == "lora" else None,
         "max_source_tokens": config.max_source_tokens,
         "steps": steps,
-        "train_seconds": round(seconds, 1),
+        "gradient_checkpointing": config.gradient_checkpointing,
         "device": str(default_device()),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "versions": {
