@@ -26,10 +26,10 @@ import torch
 pytest.importorskip("gguf")
 
 from gguf import GGUFWriter  # noqa: E402
+from test_planner_training import crash_after_epoch  # noqa: E402
 
 from nl2sparql.grammar.plan_transformer import parse_plan  # noqa: E402
 from nl2sparql.planner import gguf_base  # noqa: E402
-from nl2sparql.planner import train as train_module  # noqa: E402
 from nl2sparql.planner.constrained import GrammarLogitsProcessor  # noqa: E402
 from nl2sparql.planner.errors import PlannerModelError  # noqa: E402
 from nl2sparql.planner.input_format import format_input  # noqa: E402
@@ -331,15 +331,7 @@ def test_a_gguf_run_resumes_from_its_checkpoint_to_the_same_weights(
 ) -> None:
     base = f"gguf:{tiny_gguf}"
     straight = train(config(data, tmp_path / "straight", base), progress=False)
-    save = train_module._save_checkpoint
-
-    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
-        path = save(out, epoch, state)
-        if epoch == 1:
-            raise KeyboardInterrupt
-        return path
-
-    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
+    crash_after_epoch(monkeypatch, 1)
     with pytest.raises(KeyboardInterrupt):
         train(config(data, tmp_path / "resumed", base), progress=False)
     monkeypatch.undo()

@@ -278,21 +278,26 @@ def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_p
         train(config(data, tmp_path / "fp8", f"ed:{tiny_bert}", precision="fp8"), progress=False)
 
 
+def crash_after_epoch(monkeypatch: pytest.MonkeyPatch, last: int) -> None:
+    """Make the next training run stop (as Ctrl-C would) right after it saves epoch ``last``'s checkpoint."""
+    save = train_module._save_checkpoint
+
+    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
+        path = save(out, epoch, state)
+        if epoch == last:
+            raise KeyboardInterrupt
+        return path
+
+    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
+
+
 def test_full_training_resumes_to_the_same_weights(
     tiny_bert: Path, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base = f"ed:{tiny_bert}"
     straight = train(config(data, tmp_path / "straight", base, method="full"), progress=False)
 
-    save = train_module._save_checkpoint
-
-    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
-        path = save(out, epoch, state)
-        if epoch == 2:
-            raise KeyboardInterrupt
-        return path
-
-    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
+    crash_after_epoch(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
         train(config(data, tmp_path / "resumed", base, method="full"), progress=False)
     monkeypatch.undo()
