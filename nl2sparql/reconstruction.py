@@ -214,8 +214,10 @@ class PlanCompiler:
         recalls = self._search([(i, section, text) for i, section, text in requests if i not in windows])
         for index in sorted(windows):
             sentences = self._window_sentences(resolved, index, recalls)
-            found = [self._search([(index, "constraint", text)])[index] for text in sentences]
-            recalls[index] = _merged(found, self.settings.candidates)
+            searched = (self._search([(index, "constraint", text)]).get(index) for text in sentences)
+            found = [recall for recall in searched if recall is not None]
+            if found:  # a bank without constraints (one built from a store) recalls none
+                recalls[index] = _merged(found, self.settings.candidates)
         return recalls
 
     def _search(self, requests: Sequence[tuple[int, str, str]]) -> dict[int, Recall]:

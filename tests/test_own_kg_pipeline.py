@@ -58,3 +58,25 @@ def test_a_question_is_answered_on_a_graph_without_labels(store: Store) -> None:
 def test_given_ids_of_unlabelled_entities_get_their_local_names(store: Store) -> None:
     named = validate_entity_ids(store, [MD + "JohnLennonM", f"<{MD}Brian_May>"])
     assert named == {MD + "JohnLennonM": "John Lennon M", MD + "Brian_May": "Brian May"}
+
+
+def test_a_time_window_with_a_bank_of_no_constraints_fails_cleanly(store: Store) -> None:
+    """A store's bank holds no constraint statements; a plan with a time window (a Freebase
+    habit of the planner) used to end in a KeyError from recall, now the window recalls
+    nothing and the question gets the pipeline's usual answer or error, never a traceback."""
+
+    class WindowPlan(FixedPlan):
+        def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+            plan = parse_plan(
+                "Type: time\n"
+                "Find the members of the band The Beatles B, assign it to ?x.\n"
+                "Make sure ?x holds during 1965.\n"
+                "The answer is ?x.\n"
+            )
+            return [("", plan, 1) for _ in requests]
+
+    bank, _ = build_bank_from_store(store)
+    assert not bank.entries("constraint")
+    result = Pipeline(bank=bank, planner=WindowPlan(), store=store).ask("Who were the Beatles in 1965?")
+    assert result.error is None or "KeyError" not in result.error
+    assert result.plan[2] == "Make sure ?x holds during 1965."
