@@ -54,7 +54,9 @@ CLOSERS = (
     "x.",
     "?x.",
     " ?x.",
+    " ?v9.",  # when ?x is taken (the step reads it), a variable no plan uses
     ", assign it to ?x.",
+    ", assign it to ?v9.",
     " of it, assign it to ?x.",
     ": composition",
     ": Find it, assign it to ?x.",

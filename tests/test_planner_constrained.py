@@ -56,6 +56,10 @@ def test_text_outside_the_plan_language_is_refused(text: str) -> None:
 def test_a_partial_plan_is_closed_by_the_shortest_ending() -> None:
     assert closing("Type: composition\nFind the siblings of Justin Bieber") == ", assign it to ?x.\nThe answer is ?x."
     assert closing("Type: composition\nFind the siblings of Justin Bieber, assign it to ?x.\nThe answer is ?") == "x."
+    # a step that reads ?x is closed with another variable (a CWQ dev plan looped to the limit here)
+    reads_x = "Type: conjunction\nFind the film of X, assign it to ?x.\nFind the award of ?x, assign it to"
+    assert closing(reads_x) == " ?v9.\nThe answer is ?x."
+    assert closing(reads_x.removesuffix(", assign it to")) == ", assign it to ?v9.\nThe answer is ?x."
     flat = "type : composition ; find the siblings of justin bieber, assign it to? x. ; the answer is? "
     assert plan_prefix(flat, "flat", ["Justin Bieber"]).endswith("Justin Bieber, assign it to ?x.\nthe answer is?")
 
