@@ -169,14 +169,16 @@ _OPENS_WITHOUT_VARIABLE = regex.compile(
     r"[ \t]*(?:step[ \t]*\d+[ \t]*[:.)][ \t]*)?(?:type|find)\b.*", regex.IGNORECASE
 )
 
-#: a step that assigns its result is over: nothing but the line's end may follow
-_RUNS_ON = regex.compile(r"assign it to \?\w+\.\s*\S", regex.IGNORECASE)
+#: a step that assigns its result, or a ranking that keeps its first, is over: nothing but the
+#: line's end may follow
+_RUNS_ON = regex.compile(r"(?:assign it to \?\w+|keep the first(?: \d+)?)\.\s*\S", regex.IGNORECASE)
 _ASSIGN_END = regex.compile(r"assign it to \?\w+\.\s*$", regex.IGNORECASE)
 
 
 def runs_on(prefix: str) -> bool:
-    """Whether the line being written goes on after the ``, assign it to ?v.`` that ends it (the
-    grammar's free-text phrases would take it, and a wandering model fills the budget there).
+    """Whether the line being written goes on after the ``, assign it to ?v.`` (or a ranking's
+    ``keep the first.``) that ends it (the grammar's free-text phrases would take it, and a
+    wandering model fills the budget there).
 
     >>> runs_on("Type: simple\\nFind the film of the actor X, assign it to ?x. carrier war")
     True

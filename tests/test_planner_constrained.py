@@ -45,6 +45,8 @@ def test_every_prefix_of_a_real_plan_is_allowed(plan: str) -> None:
         "Type: composition\nFind the siblings of ?y, assign it to ?x.\n",  # ?y used before it is assigned
         # a CWQ dev plan ran on here to the length limit and never parsed
         "Type: simple\nFind the film of the actor X, assign it to ?x. carrier war",
+        "Type: superlative\nFind the films of X, assign it to ?x.\nFind the date of ?x, assign it to ?d.\n"
+        "Rank ?x by ?d in ascending order and keep the first. d",
         # refused at its ".", where another variable can still be written, not after it
         "Type: composition\nFind the film of X, assign it to ?v1.\nFind the director of ?v1, assign it to ?v1.",
     ],
