@@ -16,7 +16,7 @@ import importlib.util
 import json
 import math
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +26,7 @@ import torch
 pytest.importorskip("gguf")
 
 from gguf import GGUFWriter  # noqa: E402
-from test_planner_training import crash_after_epoch  # noqa: E402
+from test_planner_training import _bytes_to_unicode, crash_after_epoch, one_thread  # noqa: E402, F401
 
 from nl2sparql.grammar.plan_transformer import parse_plan  # noqa: E402
 from nl2sparql.planner import gguf_base  # noqa: E402
@@ -39,27 +39,6 @@ from nl2sparql.planner.train import TrainConfig, train  # noqa: E402
 
 PLAN = "Type: composition\nFind the siblings of {%s}, assign it to ?x.\nThe answer is ?x.\n"
 NAMES = ("Justin Bieber", "Beyoncé", "Paris", "Dr. Seuss", "Mount Everest", "Taylor Swift")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def one_thread() -> Iterator[None]:
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
-def _bytes_to_unicode() -> dict[int, str]:
-    """GPT-2's byte -> printable character table (the byte-level BPE alphabet)."""
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    codes = printable[:]
-    extra = 0
-    for byte in range(256):
-        if byte not in printable:
-            printable.append(byte)
-            codes.append(256 + extra)
-            extra += 1
-    return dict(zip(printable, map(chr, codes), strict=True))
 
 
 #: words of the plan language that the tiny vocabularies hold whole (besides every character),
