@@ -74,7 +74,7 @@ def test_the_planner_reads_a_given_memory(made: ExemplarMemory, tmp_path: Path) 
     assert memory is not None and memory.ids == made.ids
     with pytest.raises(PlannerModelError, match="not trained to read exemplars"):
         exemplars_for(tmp_path / "planner", {}, given=tmp_path / "mine")
-    with pytest.raises(PlannerModelError, match="no exemplar memory"):
+    with pytest.raises(PlannerModelError, match="make one with 'nl2sparql planner exemplars"):
         exemplars_for(tmp_path / "planner", {"exemplars": 3}, given=tmp_path / "missing")
 
 

@@ -19,7 +19,7 @@ from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.copied_values import copy_numbers
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
-from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
+from nl2sparql.planner.exemplars import RECORDS_FILE, ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
@@ -134,7 +134,13 @@ def exemplars_for(
             raise PlannerModelError(f"planner in {folder} was not trained to read exemplars; drop --exemplars")
         return None
     if given:
-        return ExemplarMemory.load(Path(given).expanduser())
+        mine = Path(given).expanduser()
+        if not (mine / RECORDS_FILE).is_file():
+            raise PlannerModelError(
+                f"no exemplar memory in {mine}: make one with "
+                f"'nl2sparql planner exemplars --from-queries FILE --out {mine}'"
+            )
+        return ExemplarMemory.load(mine)
     own = folder / EXEMPLARS_DIR
     return ExemplarMemory.load(own if own.is_dir() else (home or home_dir()) / EXEMPLARS_DIR)
 
