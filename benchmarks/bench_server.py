@@ -201,15 +201,16 @@ def webqsp_questions(count: int, store: Any = None, answerable: bool = False) ->
 
 
 def _answers(store: Any, sparql: str | None) -> bool:
-    """Whether a gold query (Virtuoso's dialect) returns a row on ``store``."""
-    from nl2sparql.compiler import generate, parse
+    """Whether a gold query (Virtuoso's dialect) answers on ``store``, as evaluation runs it."""
+    from nl2sparql.compiler import parse
     from nl2sparql.errors import Nl2SparqlError
+    from nl2sparql.evaluation.reconstruction_report import answer_set
 
     if store is None or not sparql:
         return False
     try:
-        return bool(store.select(generate(parse(sparql, "virtuoso"), "full-iri")).rows)
-    except Nl2SparqlError:
+        return bool(answer_set(store, parse(sparql, "virtuoso"), CALL_TIMEOUT))
+    except Nl2SparqlError:  # a gold query the reader refuses
         return False
 
 

@@ -158,10 +158,13 @@ def steps_read(prefix: str) -> bool:
     return not complete.strip() or closing(complete) is not None
 
 
-_ASSIGN = regex.compile(r"assign[ \t]+it[ \t]+to", regex.IGNORECASE)
-_ASSIGNED = regex.compile(r"assign[ \t]+it[ \t]+to[ \t]*(\?[A-Za-z_][A-Za-z0-9_]*)", regex.IGNORECASE)
+_ASSIGN_TO = r"assign[ \t]+it[ \t]+to"
+#: a variable, as the plan grammar's ``VAR`` spells it
+_VARIABLE = r"\?[A-Za-z_][A-Za-z0-9_]*"
+_ASSIGN = regex.compile(_ASSIGN_TO, regex.IGNORECASE)
+_ASSIGNED = regex.compile(rf"{_ASSIGN_TO}[ \t]*({_VARIABLE})", regex.IGNORECASE)
 #: a variable written out in full (a character that cannot continue its name follows it)
-_READ = regex.compile(r"\?[A-Za-z_][A-Za-z0-9_]*(?=[^A-Za-z0-9_])")
+_READ = regex.compile(rf"{_VARIABLE}(?=[^A-Za-z0-9_])")
 #: a variable still being written, at the end of the output
 _READING = regex.compile(r"\?[A-Za-z0-9_]*$")
 #: what a line may begin with while no variable is assigned: the header, a step number, Find
@@ -171,8 +174,10 @@ _OPENS_WITHOUT_VARIABLE = regex.compile(
 
 #: a step that assigns its result, or a ranking that keeps its first, is over: nothing but the
 #: line's end may follow
-_RUNS_ON = regex.compile(r"(?:assign it to \?\w+|keep the first(?: \d+)?)\.\s*\S", regex.IGNORECASE)
-_ASSIGN_END = regex.compile(r"assign it to \?\w+\.\s*$", regex.IGNORECASE)
+_RUNS_ON = regex.compile(
+    rf"(?:{_ASSIGN_TO}[ \t]*{_VARIABLE}|keep[ \t]+the[ \t]+first(?:[ \t]+\d+)?)\.\s*\S", regex.IGNORECASE
+)
+_ASSIGN_END = regex.compile(rf"{_ASSIGN_TO}[ \t]*{_VARIABLE}\.\s*$", regex.IGNORECASE)
 
 
 def runs_on(prefix: str) -> bool:

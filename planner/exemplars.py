@@ -120,15 +120,16 @@ class ExemplarMemory:
         return folder
 
     @classmethod
-    def load(cls, folder: str | Path) -> ExemplarMemory:
-        """The memory saved in ``folder``; :class:`PlannerModelError` naming what is missing or bad."""
+    def load(cls, folder: str | Path, remedy: str = "run 'nl2sparql setup'") -> ExemplarMemory:
+        """The memory saved in ``folder``; :class:`PlannerModelError` naming what is missing or bad
+        (and, when it is missing, the ``remedy``)."""
         folder = Path(folder)
         try:
             records = [json.loads(line) for line in (folder / RECORDS_FILE).read_text("utf-8").splitlines() if line]
             vectors = np.load(folder / VECTORS_FILE, allow_pickle=False)
         except FileNotFoundError as exc:
             raise PlannerModelError(
-                f"no exemplar memory in {folder} ({Path(exc.filename).name} is missing): run 'nl2sparql setup'"
+                f"no exemplar memory in {folder} ({Path(exc.filename).name} is missing): {remedy}"
             ) from None
         except (OSError, ValueError, KeyError) as exc:
             raise PlannerModelError(f"cannot read the exemplar memory in {folder}: {exc}") from None

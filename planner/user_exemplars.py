@@ -18,7 +18,7 @@ from typing import Any
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.planner.errors import PlannerError
 from nl2sparql.planner.exemplars import ExemplarMemory
-from nl2sparql.planner.pairs import PlanPair
+from nl2sparql.planner.pairs import PlanPair, make_pair
 
 #: the most example questions one memory is built from (each is embedded)
 MAX_EXAMPLES = 50_000
@@ -36,8 +36,6 @@ def example_pairs(examples: Sequence[Any], bank: Any | None) -> tuple[list[PlanP
     """A plan pair for each example whose gold SPARQL the synthesiser plans (in ``bank``'s
     words when given), and ``(id, reason)`` for each one it cannot."""
     from nl2sparql.evaluation.runner import gold_entities
-    from nl2sparql.grammar.plan_format import format_plan
-    from nl2sparql.planner.input_format import format_input
     from nl2sparql.planner.synthesise import PlanSynthesiser
 
     synthesiser = PlanSynthesiser.for_bank(bank) if bank is not None else PlanSynthesiser()
@@ -50,11 +48,9 @@ def example_pairs(examples: Sequence[Any], bank: Any | None) -> tuple[list[PlanP
         entities = gold_entities(example)
         try:
             plan = synthesiser.synthesise(example.gold_sparql, entities).plan
-            text = format_plan(plan, check=True)
+            pairs.append(make_pair(example.id, example.question, entities, plan))
         except Nl2SparqlError as exc:
             skipped.append((example.id, str(exc)))
-            continue
-        pairs.append(PlanPair(example.id, format_input(example.question, entities), text))
     return pairs, skipped
 
 

@@ -19,7 +19,7 @@ from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.copied_values import copy_numbers
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
-from nl2sparql.planner.exemplars import RECORDS_FILE, ExemplarMemory, exemplar_count, planner_inputs
+from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
@@ -110,13 +110,14 @@ def _copying(decoded: Decoded, question: str) -> ChunkResult:
     return decoded.text, plan, decoded.attempts, alternatives
 
 
-def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any]:
+def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None]:
+    """The decoding options, the device and the user's exemplar folder of a local planner's options."""
     device = options.pop("device", None)
-    options.pop("exemplars", None)
+    exemplars = options.pop("exemplars", None)
     unknown = sorted(set(options) - set(DECODING_KEYS))
     if unknown:
         raise PlannerError(f"unknown options for a local planner: {', '.join(unknown)}")
-    return DecodingOptions(**options), device
+    return DecodingOptions(**options), device, exemplars
 
 
 #: The planner shipped with the package (a LoRA adapter on minilm-ed; see README "Planner").
@@ -135,12 +136,8 @@ def exemplars_for(
         return None
     if given:
         mine = Path(given).expanduser()
-        if not (mine / RECORDS_FILE).is_file():
-            raise PlannerModelError(
-                f"no exemplar memory in {mine}: make one with "
-                f"'nl2sparql planner exemplars --from-queries FILE --out {mine}'"
-            )
-        return ExemplarMemory.load(mine)
+        remedy = f"make one with 'nl2sparql planner exemplars --from-queries FILE --out {mine}'"
+        return ExemplarMemory.load(mine, remedy)
     own = folder / EXEMPLARS_DIR
     return ExemplarMemory.load(own if own.is_dir() else (home or home_dir()) / EXEMPLARS_DIR)
 
@@ -163,8 +160,7 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
             f"no trained planner in {folder}: run 'nl2sparql setup', or "
             f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
         )
-    given = options.get("exemplars")
-    decoding, device = _options(options)
+    decoding, device, given = _options(options)
     model = PlannerModel.load(folder, device=device)
     return LocalPlanner(model, decoding, name="default", exemplars=exemplars_for(folder, model.meta, given=given))
 
@@ -181,8 +177,7 @@ def open_hf(argument: str, **options: Any) -> LocalPlanner:
         raise PlannerModelError(f"hf:{argument}: {path} is not a folder")
     if adapter is not None and not adapter.is_dir():
         raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
-    given = options.get("exemplars")
-    decoding, device = _options(options)
+    decoding, device, given = _options(options)
     model = PlannerModel.from_folders(path, adapter, device=device)
     memory = exemplars_for(adapter or path, model.meta, given=given)
     return LocalPlanner(model, decoding, name=f"hf:{argument}", exemplars=memory)
