@@ -83,6 +83,8 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
 
     local = settings.planner.split(":", 1)[0] in ("default", "hf")
     options: dict[str, Any] = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
+    if local and bank is not None:
+        options["bank"] = bank  # a planner trained on relation hints reads them from the graph's bank
     if settings.exemplars:
         if not local:
             raise ConfigError(f"exemplars are read by a local planner (default, hf:), not {settings.planner!r}")
@@ -162,6 +164,7 @@ class Pipeline:
         """A pipeline over the configured store/endpoint, bank and planner (the home default otherwise)."""
         from nl2sparql.kg import open_store
         from nl2sparql.memory_bank.bank_file import load_bank
+
         settings = settings or load_settings(flags)
         info: dict[str, Any] = {}
         if settings.endpoint:

@@ -66,7 +66,7 @@ eval) or the exemplars setting (NL2SPARQL_EXEMPLARS, the config file):
 
 DATA_EPILOG = """Gold plans are synthesised from the gold SPARQL of WebQSP train and CWQ part A
 (fixed dev split by id). --patterns N adds N pairs grounded in a KG store (LPKG):
-the query patterns 1p 2p 3p 2i 3i 2u ip pi compare superlative count, spread evenly
+the query patterns 1p 2p 3p 2i 3i 2u ip pi compare superlative count ask, spread evenly
 over those the store can ground, with plans written by the gold-plan synthesiser and
 questions from templates. They go to train.jsonl only; their queries and answers go
 to patterns.jsonl. --check N reconstructs N of them through a bank built from the
@@ -76,7 +76,12 @@ comparative, superlative in equal shares), made from WebQSP train questions outs
 the dev split as CWQ made its questions; each is kept only if its plan rebuilds its
 own query through --bank (default: the home bank). Every attempt, with its query,
 plan and reason when left out, goes to complex.jsonl. With --exemplars K the complex
-pairs get exemplars too, from the gold pairs' memory, never those of their own source.
+and pattern pairs get exemplars too, from the gold pairs' memory, never those of their
+own source. --relations K puts in every input the K phrases of a memory bank nearest to
+the question (relation hints: what the planner of a new graph reads of its schema),
+from --bank (default: the home bank) for gold and complex pairs and from a bank built
+from --store for pattern pairs, with the gold plan's phrases put in where recall missed
+them (60% of the time, so that the planner also learns to plan without them).
 
 examples:
   nl2sparql planner data --out pairs/
@@ -85,6 +90,7 @@ examples:
   nl2sparql planner data --out lpkg-only/ --sources none --patterns 1000 --json
   nl2sparql planner data --out pairs/ --complex 2000 --bank ~/.cache/nl2sparql/bank.nl2sq
   nl2sparql planner data --out pairs-ex/ --exemplars 3 --complex 800
+  nl2sparql planner data --out pairs-g/ --exemplars 3 --complex 2000 --patterns 1200 --relations 8
 """
 
 INFO_EPILOG = """examples:
@@ -139,6 +145,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument(
         "--exemplars", type=int, default=0, metavar="K", help="end each input with the plans of K similar questions"
     )
+    data.add_argument(
+        "--relations",
+        type=int,
+        default=0,
+        metavar="K",
+        help="put K relation phrases of the bank (the store's for pattern pairs) in each input",
+    )
     data.add_argument("--quiet", action="store_true", help="no progress lines")
     data.add_argument("--json", action="store_true", help="print the report as JSON")
     data.set_defaults(func=_data)
@@ -169,6 +182,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--gradient-checkpointing",
         action="store_true",
         help="recompute activations in the backward pass: less memory, slower steps",
+    )
+    train.add_argument(
+        "--max-source-tokens",
+        type=int,
+        default=256,
+        metavar="N",
+        help="input length kept (default 256; relation hints and exemplars make inputs long)",
     )
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
     train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
@@ -255,7 +275,8 @@ def _data(args: argparse.Namespace) -> int:
     from nl2sparql.planner.data import build_training_data
     from nl2sparql.planner.errors import PlannerDataError
     from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
-    from nl2sparql.planner.pattern_data import open_store_folder, write_pattern_data
+    from nl2sparql.planner.pattern_data import exemplars_for_patterns, open_store_folder, write_pattern_data
+    from nl2sparql.planner.relation_hints import MAX_RELATIONS
 
     sources = [s.strip() for s in args.sources.split(",") if s.strip() and s.strip() != "none"]
     if unknown := sorted(set(sources) - {"webqsp", "cwq"}):
@@ -264,10 +285,10 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError("--patterns and --check take a number of pairs, 0 or more")
     if args.exemplars < 0:
         raise PlannerDataError("--exemplars takes a number of exemplars, 0 or more")
-    if args.exemplars and args.patterns:
-        raise PlannerDataError("--exemplars applies to the gold pairs only; build pattern pairs in another run")
-    if args.exemplars and args.complex and not sources:
-        raise PlannerDataError("--exemplars draws on the gold pairs: give --sources webqsp or cwq with --complex")
+    if args.exemplars and (args.complex or args.patterns) and not sources:
+        raise PlannerDataError("--exemplars draws on the gold pairs: give --sources webqsp or cwq")
+    if not 0 <= args.relations <= MAX_RELATIONS:
+        raise PlannerDataError(f"--relations takes a number of phrases from 0 to {MAX_RELATIONS}")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
     if not 0 <= args.complex <= MAX_COMPLEX:
@@ -278,8 +299,12 @@ def _data(args: argparse.Namespace) -> int:
     try:
         gold = build_training_data(args.out, sources, args.exemplars)
         patterns = write_pattern_data(args.out, store, args.patterns, args.seed, args.check, say) if store else None
-        memory = _exemplar_memory(args.out, args.exemplars) if bank and args.exemplars else None
+        memory = _exemplar_memory(args.out, args.exemplars) if args.exemplars and (bank or store) else None
+        if patterns and memory:
+            exemplars_for_patterns(args.out, *memory)
         complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if bank else None
+        if args.relations:
+            grounded = _ground(args, store, say)
     finally:
         if store is not None:
             store.close()
@@ -299,7 +324,25 @@ def _data(args: argparse.Namespace) -> int:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
     for line in [*(patterns.lines() if patterns else ()), *(complex_[1].lines() if complex_ else ())]:
         print(line)
+    if args.relations:
+        print(f"relation hints: {args.relations} a question in " + ", ".join(f"{k} ({v})" for k, v in grounded.items()))
     return 0
+
+
+def _ground(args: argparse.Namespace, store: Any | None, say: Any) -> dict[str, int]:
+    """Relation hints in every written input: the home (or --bank) bank's, the store's for pattern pairs."""
+    from nl2sparql.memory_bank.bank_file import load_bank
+    from nl2sparql.planner.relation_hints import ground_pair_files
+
+    bank = load_bank(_complex_bank(args.bank))
+    store_bank = None
+    if store is not None:
+        from nl2sparql.memory_bank.build_store import build_bank_from_store
+
+        if say:
+            say("building a memory bank from the store (the pattern pairs' relation hints)")
+        store_bank, _ = build_bank_from_store(store)
+    return ground_pair_files(args.out, args.relations, bank, store_bank, args.seed)
 
 
 def _exemplar_memory(out: Path, k: int) -> tuple[Any, int]:
@@ -311,13 +354,16 @@ def _exemplar_memory(out: Path, k: int) -> tuple[Any, int]:
 
 
 def _complex_bank(location: str | None) -> Path:
-    """The bank ``--complex`` pairs are checked against: ``--bank``, else the home bank."""
+    """The bank ``--complex`` pairs are checked against and ``--relations`` recalls from:
+    ``--bank``, else the home bank."""
     from nl2sparql.config import home_dir
     from nl2sparql.planner.errors import PlannerDataError
 
     path = Path(location).expanduser() if location else home_dir() / "bank.nl2sq"
     if not path.exists():
-        raise PlannerDataError(f"--complex: no bank at {path} (build one with `nl2sparql setup` or `bank build`)")
+        raise PlannerDataError(
+            f"--complex and --relations: no bank at {path} (build one with `nl2sparql setup` or `bank build`)"
+        )
     return path
 
 
@@ -343,6 +389,7 @@ def _train(args: argparse.Namespace) -> int:
         evaluate=not args.no_eval,
         init=str(args.init.expanduser()) if args.init else None,
         gradient_checkpointing=args.gradient_checkpointing,
+        max_source_tokens=args.max_source_tokens,
     )
     result = train(config, resume=args.resume, progress=not args.quiet)
     if args.json:

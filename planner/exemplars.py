@@ -34,6 +34,7 @@ from nl2sparql.planner.input_format import (
     names_from_input,
     question_from_input,
     with_examples,
+    with_relations,
 )
 from nl2sparql.planner.pairs import PlanPair
 
@@ -157,14 +158,23 @@ def with_exemplars(
 
 
 def planner_inputs(
-    questions: Sequence[str], entities: Sequence[Mapping[str, str] | None], memory: ExemplarMemory | None, k: int
+    questions: Sequence[str],
+    entities: Sequence[Mapping[str, str] | None],
+    memory: ExemplarMemory | None,
+    k: int,
+    hints: Any | None = None,
 ) -> list[str]:
-    """The planner's input for each question: :func:`format_input`, then its ``k`` exemplars
-    from ``memory`` when the planner reads exemplars (``k`` > 0)."""
+    """The planner's input for each question: :func:`format_input`, its relation hints when
+    ``hints`` (a :class:`~nl2sparql.planner.relation_hints.RelationHints`) is given, then its
+    ``k`` exemplars from ``memory`` when the planner reads exemplars (``k`` > 0)."""
     inputs = [format_input(q, e) for q, e in zip(questions, entities, strict=True)]
+    names = [entity_names(e) for e in entities]
+    if hints is not None:
+        found_hints = hints.for_questions(questions, names)
+        inputs = [with_relations(text, h) for text, h in zip(inputs, found_hints, strict=True)]
     if memory is None or not k:
         return inputs
-    found = memory.nearest(questions, [entity_names(e) for e in entities], k)
+    found = memory.nearest(questions, names, k)
     return [with_examples(text, examples) for text, examples in zip(inputs, found, strict=True)]
 
 

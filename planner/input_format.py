@@ -2,7 +2,7 @@
 
 Format (version :data:`INPUT_FORMAT_VERSION`)::
 
-    question: <question> entities: <name 1> | <name 2>[ examples: <plan> // <plan>]
+    question: <question> entities: <name 1> | <name 2>[ relations: <phrase> | <phrase>][ examples: <plan> // <plan>]
 
 The question is kept as given (whitespace runs collapse to one blank); the entity names
 follow in the order of the mapping, without their ids (the plan refers to entities by
@@ -10,7 +10,8 @@ name, and ids carry no meaning a language model could use). With no entities the
 ends in ``entities:`` with nothing after it. A trained model records the version in its
 ``planner.json``; a model trained on another version is refused at load time. A planner
 trained with exemplars (``exemplars`` in its ``planner.json``) reads the plans of similar
-training questions after the entities (:func:`with_examples`).
+training questions after the entities (:func:`with_examples`); one trained with relation
+hints (``relations``) reads phrases of the graph's memory before them (:func:`with_relations`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ INPUT_FORMAT_VERSION = 1
 _BLANKS = re.compile(r"\s+")
 ENTITY_SEPARATOR = " | "
 EXAMPLES_MARKER = " examples: "
+RELATIONS_MARKER = " relations: "
 #: joins exemplar plans after :data:`EXAMPLES_MARKER`; the steps inside one are joined by " ; "
 EXEMPLAR_SEPARATOR = " // "
 
@@ -57,6 +59,27 @@ def with_examples(text: str, examples: Sequence[str]) -> str:
     return text + EXAMPLES_MARKER + EXEMPLAR_SEPARATOR.join(_clean(e) for e in examples)
 
 
+def with_relations(text: str, phrases: Sequence[str]) -> str:
+    """A :func:`format_input` text with relation hints (``planner/relation_hints.py``) after the
+    entities, before any exemplars (which a long input loses first when it is cut).
+
+    >>> with_relations("question: q? entities: A examples: P", ["the sibling of the person", "the parents"])
+    'question: q? entities: A relations: the sibling of the person | the parents examples: P'
+    """
+    if not phrases:
+        return text
+    head, marker, tail = text.partition(EXAMPLES_MARKER)
+    hints = RELATIONS_MARKER + ENTITY_SEPARATOR.join(_clean(p).replace(ENTITY_SEPARATOR.strip(), "/") for p in phrases)
+    return head + hints + marker + tail
+
+
+def relations_in_input(text: str) -> tuple[str, ...]:
+    """The relation hints a :func:`with_relations` text holds."""
+    _, marker, tail = text.partition(RELATIONS_MARKER)
+    tail = tail.partition(EXAMPLES_MARKER)[0]
+    return tuple(p.strip() for p in tail.split(ENTITY_SEPARATOR.strip()) if p.strip()) if marker else ()
+
+
 def examples_in_input(text: str) -> int:
     """How many exemplars a :func:`with_examples` text holds."""
     _, marker, tail = text.partition(EXAMPLES_MARKER)
@@ -80,5 +103,5 @@ def names_from_input(text: str) -> tuple[str, ...]:
     _, marker, tail = text.rpartition(" entities:")
     if not marker:
         return ()
-    tail = tail.partition(EXAMPLES_MARKER)[0]
+    tail = tail.partition(EXAMPLES_MARKER)[0].partition(RELATIONS_MARKER)[0]
     return tuple(name.strip() for name in tail.split(ENTITY_SEPARATOR.strip()) if name.strip())

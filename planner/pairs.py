@@ -24,6 +24,8 @@ from nl2sparql.planner.errors import PlannerDataError
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.plan import Plan, PlanError
 
+#: the id prefix of KG-pattern pairs (``planner/patterns.py``), whose plans are in a store bank's words
+PATTERN_PREFIX = "lpkg-"
 TRAIN_FILE = "train.jsonl"
 #: the exemplar memory ``planner data --exemplars`` writes beside the pairs
 EXEMPLARS_DIR = "exemplars"

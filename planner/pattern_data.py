@@ -21,7 +21,7 @@ from typing import Any
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.memory_bank.statement import Entry
 from nl2sparql.planner.errors import PlannerDataError
-from nl2sparql.planner.pairs import TRAIN_FILE, PlanPair, read_pairs, write_pairs
+from nl2sparql.planner.pairs import PATTERN_PREFIX, TRAIN_FILE, PlanPair, read_pairs, write_pairs
 from nl2sparql.planner.pattern_graph import store_statements
 from nl2sparql.planner.patterns import Instance, PatternReport, generate_instances
 
@@ -37,6 +37,19 @@ def add_pairs(path: str | Path, pairs: Sequence[PlanPair]) -> int:
     if clash is not None:
         raise PlannerDataError(f"{path}: id {clash!r} is already in the file")
     return write_pairs(path, [*existing, *pairs])
+
+
+def exemplars_for_patterns(folder: str | Path, memory: Any, k: int) -> int:
+    """Give the KG-pattern pairs of ``folder``'s train file the ``k`` exemplars of the gold pairs'
+    ``memory`` nearest to their questions (a pattern question is in no memory); how many."""
+    from nl2sparql.planner.exemplars import with_exemplars
+
+    path = Path(folder) / TRAIN_FILE
+    pairs = read_pairs(path, check_plans=False)
+    patterns = [p for p in pairs if p.id.startswith(PATTERN_PREFIX)]
+    given = {p.id: p for p in with_exemplars(patterns, memory, k, own=False)}
+    write_pairs(path, [given.get(p.id, p) for p in pairs])
+    return len(given)
 
 
 def write_instances(path: str | Path, instances: Iterable[Instance]) -> None:

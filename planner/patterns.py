@@ -47,7 +47,7 @@ from nl2sparql.memory_bank.build_store import FREEBASE_NS
 from nl2sparql.memory_bank.statement import Entry, Statement
 from nl2sparql.planner import pattern_questions as say
 from nl2sparql.planner.errors import PlannerDataError
-from nl2sparql.planner.pairs import PlanPair, make_pair
+from nl2sparql.planner.pairs import PATTERN_PREFIX, PlanPair, make_pair
 from nl2sparql.planner.pattern_graph import MAX_ANSWERS, PatternGraph, Relation, store_statements
 from nl2sparql.planner.target_text import STEP_SEPARATOR
 
@@ -384,7 +384,7 @@ class PatternGenerator:
             raise Skip("the plan reads another statement")
         question = say.question(rng, pattern, draft.slots, draft.extra)
         try:
-            pair = make_pair(f"lpkg-{pattern}-{number:06d}", question, entities, synthesis.plan)
+            pair = make_pair(f"{PATTERN_PREFIX}{pattern}-{number:06d}", question, entities, synthesis.plan)
         except Nl2SparqlError as exc:
             raise Skip(f"no pair: {type(exc).__name__}") from None
         if STEP_SEPARATOR.strip() in pair.output:

@@ -36,7 +36,12 @@ from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner.adapter_int8 import read_adapter_weights
 from nl2sparql.planner.errors import PlannerDataError, PlannerModelError
-from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION, examples_in_input, names_from_input
+from nl2sparql.planner.input_format import (
+    INPUT_FORMAT_VERSION,
+    examples_in_input,
+    names_from_input,
+    relations_in_input,
+)
 from nl2sparql.planner.model import (
     DEFAULT_BASE,
     META_FILE,
@@ -305,6 +310,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     train_file, dev_file = data_files(config.data)
     train_pairs, dev_pairs = _split(read_pairs(train_file), read_pairs(dev_file) if dev_file else None, config)
     exemplars = max((examples_in_input(p.input) for p in train_pairs), default=0)
+    relations = max((len(relations_in_input(p.input)) for p in train_pairs), default=0)
     if exemplars and not (train_file.parent / EXEMPLARS_DIR).is_dir():
         raise PlannerDataError(f"the inputs hold exemplars but {train_file.parent / EXEMPLARS_DIR} is missing")
     data_hash = pairs_sha256(train_pairs)
@@ -423,6 +429,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     meta = _meta(config, base.spec, train_file, dev_file, train_pairs, dev_pairs, skipped + dev_skipped, step)
     meta["train_seconds"] = round(train_seconds, 1)
     meta["exemplars"], meta["init"] = exemplars, init
+    meta["relations"] = relations
     meta["metrics"] = metrics
     _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if exemplars else None)
     shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)  # a full model's optimiser state is twice its size

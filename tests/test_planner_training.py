@@ -443,3 +443,33 @@ def test_cli_trains_describes_and_runs(
         capsys,
     )
     assert code == 0 and printed == pair["output"]
+
+
+def test_a_planner_trained_on_relation_hints_reads_the_pipelines_bank(
+    tiny_bert: Path, data: Path, tmp_path: Path
+) -> None:
+    from nl2sparql.kg.store import open_store
+    from nl2sparql.memory_bank.build_store import build_bank_from_store
+    from nl2sparql.memory_bank.embedder import default_embedder
+    from nl2sparql.pipeline import _open_planner
+    from nl2sparql.planner.exemplars import planner_inputs
+    from nl2sparql.planner.input_format import relations_in_input
+    from nl2sparql.planner.pairs import read_pairs
+    from nl2sparql.planner.relation_hints import add_relation_hints
+    from nl2sparql.settings import Settings
+
+    store = open_store("oxigraph", path=tmp_path / "store")
+    store.load(Path(__file__).parent / "fixtures" / "own_kg" / "records.ttl", progress=False)
+    bank = build_bank_from_store(store, embedder=default_embedder(), source="records")[0]
+    hinted = tmp_path / "hinted"
+    write_pairs(hinted / "train.jsonl", add_relation_hints(read_pairs(data / "train.jsonl"), bank, 3))
+    result = train(config(hinted, tmp_path / "out", f"ed:{tiny_bert}", method="lora", epochs=1), progress=False)
+    assert result.meta["relations"] == 3
+    with pytest.raises(PlannerModelError, match="reads relation hints, but no memory bank was given"):
+        LocalPlanner(PlannerModel.load(result.out))
+
+    planner = _open_planner(Settings(planner=f"hf:{result.out}", plan_batch=1), bank)
+    assert planner.hints is not None and planner.hints.bank is bank
+    (text,) = planner_inputs(["Who are the members of Radiohead?"], [{"r": "Radiohead"}], None, 0, planner.hints)
+    assert relations_in_input(text)[0] == "the member of the band"
+    assert planner.plan("Who are the members of Radiohead?", {"r": "Radiohead"}).text  # it decodes from them

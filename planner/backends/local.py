@@ -24,6 +24,7 @@ from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.plan import Plan
+from nl2sparql.planner.relation_hints import RelationHints, relation_count
 
 DECODING_KEYS = (
     "num_beams",
@@ -46,6 +47,7 @@ class LocalPlanner(Planner):
         options: DecodingOptions | None = None,
         name: str = "hf",
         exemplars: ExemplarMemory | None = None,
+        hints: RelationHints | None = None,
     ) -> None:
         self.model = model
         self.options = options or DecodingOptions()
@@ -53,7 +55,10 @@ class LocalPlanner(Planner):
         self.k = exemplar_count(model.meta)
         if self.k and exemplars is None:
             raise PlannerModelError(f"planner {name} reads {self.k} exemplars per question, but no memory was given")
+        if relation_count(model.meta) and hints is None:
+            raise PlannerModelError(f"planner {name} reads relation hints, but no memory bank was given")
         self.exemplars = exemplars
+        self.hints = hints
         # At most one decode per core at a time. Measured on 2 cores, beam 4, the service under
         # load: two at once doubles throughput over one (a decode leaves cores idle between
         # steps), while 16 at once (the service's threads, unbounded) falls back to 1.3x.
@@ -61,15 +66,13 @@ class LocalPlanner(Planner):
 
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
         questions = [r.question for r in requests]
-        inputs = planner_inputs(questions, [r.entities for r in requests], self.exemplars, self.k)
+        inputs = planner_inputs(questions, [r.entities for r in requests], self.exemplars, self.k, self.hints)
         names = [entity_names(r.entities) for r in requests]
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, questions, self.options)
         return [_copying(d, q) if isinstance(d, Decoded) else d for d, q in zip(decoded, questions, strict=True)]
 
-    def alternatives(
-        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
-    ) -> tuple[Plan, ...]:
+    def alternatives(self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None) -> tuple[Plan, ...]:
         """The question's other beams (greedy decoding did not compute them)."""
         (found,) = self.alternatives_batch([request], [chosen])
         if isinstance(found, PlannerError):
@@ -81,7 +84,7 @@ class LocalPlanner(Planner):
     ) -> list[tuple[Plan, ...] | PlannerError]:
         """The other beams of many questions, decoded as one batch."""
         entities = [r.entities for r in requests]
-        sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k)
+        sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k, self.hints)
         with self._slots:
             found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
         return [
@@ -110,14 +113,35 @@ def _copying(decoded: Decoded, question: str) -> ChunkResult:
     return decoded.text, plan, decoded.attempts, alternatives
 
 
-def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None]:
-    """The decoding options, the device and the user's exemplar folder of a local planner's options."""
+def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None, Any]:
+    """The decoding options, the device, the user's exemplar folder and the memory bank (for
+    relation hints) of a local planner's options."""
     device = options.pop("device", None)
     exemplars = options.pop("exemplars", None)
+    bank = options.pop("bank", None)
     unknown = sorted(set(options) - set(DECODING_KEYS))
     if unknown:
         raise PlannerError(f"unknown options for a local planner: {', '.join(unknown)}")
-    return DecodingOptions(**options), device, exemplars
+    return DecodingOptions(**options), device, exemplars, bank
+
+
+def hints_for(meta: dict[str, Any], bank: Any | None, home: Path | None = None) -> RelationHints | None:
+    """The relation hints a planner trained to read them gets: from ``bank`` (the pipeline's,
+    the graph's own), else from the home bank ``nl2sparql setup`` builds."""
+    k = relation_count(meta)
+    if not k:
+        return None
+    if bank is None:
+        from nl2sparql.memory_bank.bank_file import load_bank
+
+        path = (home or home_dir()) / "bank.nl2sq"
+        if not path.exists():
+            raise PlannerModelError(
+                f"the planner reads relation hints from a memory bank, but {path} is missing: "
+                "run 'nl2sparql setup' or give --bank"
+            )
+        bank = load_bank(path)
+    return RelationHints(bank, k)
 
 
 #: The planner shipped with the package (a LoRA adapter on minilm-ed; see README "Planner").
@@ -160,9 +184,10 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
             f"no trained planner in {folder}: run 'nl2sparql setup', or "
             f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
         )
-    decoding, device, given = _options(options)
+    decoding, device, given, bank = _options(options)
     model = PlannerModel.load(folder, device=device)
-    return LocalPlanner(model, decoding, name="default", exemplars=exemplars_for(folder, model.meta, given=given))
+    memory = exemplars_for(folder, model.meta, given=given)
+    return LocalPlanner(model, decoding, name="default", exemplars=memory, hints=hints_for(model.meta, bank))
 
 
 def open_hf(argument: str, **options: Any) -> LocalPlanner:
@@ -177,7 +202,8 @@ def open_hf(argument: str, **options: Any) -> LocalPlanner:
         raise PlannerModelError(f"hf:{argument}: {path} is not a folder")
     if adapter is not None and not adapter.is_dir():
         raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
-    decoding, device, given = _options(options)
+    decoding, device, given, bank = _options(options)
     model = PlannerModel.from_folders(path, adapter, device=device)
     memory = exemplars_for(adapter or path, model.meta, given=given)
-    return LocalPlanner(model, decoding, name=f"hf:{argument}", exemplars=memory)
+    hints = hints_for(model.meta, bank)
+    return LocalPlanner(model, decoding, name=f"hf:{argument}", exemplars=memory, hints=hints)
