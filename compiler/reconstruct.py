@@ -17,11 +17,11 @@ import heapq
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nl2sparql.compiler.assemble import BindError, Recalled, ResolvedPlan
-from nl2sparql.compiler.ast import Query
+from nl2sparql.compiler.ast import Aggregate, Alias, Query, SelectQuery
 from nl2sparql.compiler.errors import SparqlValidationError
 from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
@@ -158,6 +158,7 @@ def reconstruct(
     constraints = {i: tuple(c) for i, c in recalled.items() if i not in resolved.finds}
     attempts: list[Attempt] = []
     fallback: tuple[Query, Query, str, dict[int, Recalled]] | None = None
+    zero: Reconstruction | None = None
     for vector in combinations(lists, max_attempts):
         chosen = {index: lists[k][i] for k, (index, i) in enumerate(zip(finds, vector, strict=True))}
         ids = tuple((index, chosen[index].id) for index in finds)
@@ -184,14 +185,41 @@ def reconstruct(
             continue
         elapsed = (time.perf_counter() - started) * 1000
         attempts.append(Attempt(ids, score, text, answers=len(rows), elapsed_ms=elapsed))
-        if rows:
+        if rows and counts_nothing(optimized, rows):
+            zero = zero or Reconstruction(query, optimized, text, (), rows=rows, choices=chosen)
+        elif rows:
             return Reconstruction(query, optimized, text, tuple(attempts), rows=rows, choices=chosen)
+    if zero is not None:  # every reading counts nothing: then nothing is the answer
+        return replace(zero, attempts=tuple(attempts))
     if fallback is None:
         reasons = "; ".join(dict.fromkeys(a.error or "" for a in attempts))
         return Reconstruction(None, None, None, tuple(attempts), error=f"no valid query: {reasons}")
     query, optimized, text, chosen = fallback
     message = f"none of the {len(attempts)} queries tried returned answers"
     return Reconstruction(query, optimized, text, tuple(attempts), error=message, rows=(), choices=chosen)
+
+
+def counts_nothing(query: Query, rows: Sequence[Any]) -> bool:
+    """Whether ``rows`` are a ``COUNT`` of nothing: one row in which every counted value is 0.
+    Execution-guided repair tries the plan's next reading then, as for a SELECT that returns
+    no rows (a count over a relation read the wrong way round is 0, not an empty result).
+
+    >>> from nl2sparql.compiler import parse
+    >>> from nl2sparql.kg.terms import Term
+    >>> query = parse("SELECT (COUNT(?m) AS ?n) WHERE { <urn:q> <urn:member> ?m }")
+    >>> zero = Term.literal("0", "http://www.w3.org/2001/XMLSchema#integer")
+    >>> counts_nothing(query, [{"n": zero}]), counts_nothing(query, [{"n": Term.literal("4")}])
+    (True, False)
+    """
+    if not isinstance(query, SelectQuery) or len(rows) != 1 or not query.projection:
+        return False
+    counted = [
+        item.var.name
+        for item in query.projection
+        if isinstance(item, Alias) and isinstance(item.expr, Aggregate) and item.expr.name.upper() == "COUNT"
+    ]
+    row = rows[0]
+    return bool(counted) and all(getattr(row.get(name), "value", None) == "0" for name in counted)
 
 
 def _check(query: Query) -> None:

@@ -80,3 +80,39 @@ def test_a_time_window_with_a_bank_of_no_constraints_fails_cleanly(store: Store)
     result = Pipeline(bank=bank, planner=WindowPlan(), store=store).ask("Who were the Beatles in 1965?")
     assert result.error is None or "KeyError" not in result.error
     assert result.plan[2] == "Make sure ?x holds during 1965."
+
+
+class CountPlan(Planner):
+    """A count plan whose first reading (recall's best) is the relation the wrong way round."""
+
+    name = "fixed"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
+        return [("", parse_plan(self.text), 1) for _ in requests]
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    store = open_store("oxigraph", path=tmp_path_factory.mktemp("records-pipeline"))
+    store.load(MUSIC.parent / "records.ttl", progress=False)
+    return store
+
+
+def test_a_count_of_nothing_is_tried_again_with_the_next_reading(records: Store) -> None:
+    bank, _ = build_bank_from_store(records)
+    members = "Type: count\nFind the member of the musical group Queen B, assign it to ?x.\n"
+    plan = CountPlan(members + "Count ?x, assign it to ?n.\nThe answer is ?n.\n")
+    result = Pipeline(bank=bank, planner=plan, store=records).ask("How many members does Queen have?")
+    assert result.error is None and [a.id for a in result.answers] == ["4"]
+    first, chosen = result.attempts[0], result.attempts[-1]
+    assert "?x <http://example.org/records/schema#hasMember>" in first.sparql  # counted 0, tried again
+    assert chosen.sparql == result.sparql and len(result.attempts) == 2
+
+    albums = "Type: count\nFind the album recorded by the band John Lennon M, assign it to ?x.\n"
+    plan = CountPlan(albums + "Count ?x, assign it to ?n.\nThe answer is ?n.\n")
+    result = Pipeline(bank=bank, planner=plan, store=records).ask("How many albums did John Lennon record?")
+    assert result.error is None and [a.id for a in result.answers] == ["0"]  # every reading counts 0
+    assert result.sparql == result.attempts[0].sparql and len(result.attempts) > 1

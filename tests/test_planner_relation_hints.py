@@ -10,6 +10,7 @@ real embedder.
 
 from __future__ import annotations
 
+import doctest
 import random
 from pathlib import Path
 
@@ -152,3 +153,9 @@ def test_pattern_pairs_get_exemplars_from_the_gold_memory(gold_pairs: list[PlanP
     train = read_pairs(tmp_path / TRAIN_FILE)
     assert train[:-1] == gold_pairs[10:]
     assert examples_in_input(train[-1].input) == 2 and "Count ?x" in train[-1].input
+
+
+def test_doctests_hold() -> None:
+    from nl2sparql.planner import input_format, relation_hints
+
+    assert doctest.testmod(relation_hints).failed == 0 and doctest.testmod(input_format).failed == 0
