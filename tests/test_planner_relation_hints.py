@@ -15,11 +15,10 @@ import random
 from pathlib import Path
 
 import pytest
+from test_planner_user_exemplars import QUESTIONS, bank  # noqa: F401  (the records graph's store-only bank)
 
 from nl2sparql.kg.datasets import load_dataset
-from nl2sparql.kg.store import open_store
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.memory_bank.build_store import build_bank_from_store
 from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.planner.backends.local import hints_for
 from nl2sparql.planner.errors import PlannerDataError, PlannerModelError
@@ -44,19 +43,9 @@ from nl2sparql.planner.relation_hints import (
 )
 from nl2sparql.planner.user_exemplars import example_pairs
 
-OWN_KG = Path(__file__).parent / "fixtures" / "own_kg"
-QUESTIONS = OWN_KG / "records-qald.json"
-
 
 @pytest.fixture(scope="module")
-def bank(tmp_path_factory: pytest.TempPathFactory) -> MemoryBank:
-    store = open_store("oxigraph", path=tmp_path_factory.mktemp("records-store"))
-    store.load(OWN_KG / "records.ttl", progress=False)
-    return build_bank_from_store(store, embedder=default_embedder(), source="records")[0]
-
-
-@pytest.fixture(scope="module")
-def gold_pairs(bank: MemoryBank) -> list[PlanPair]:
+def gold_pairs(bank: MemoryBank) -> list[PlanPair]:  # noqa: F811
     """The records questions with their gold plans in the store bank's words."""
     pairs, skipped = example_pairs(load_dataset(QUESTIONS), bank)
     assert skipped == [] and len(pairs) == 20
@@ -94,7 +83,8 @@ def test_with_gold_puts_a_missing_phrase_in_over_a_distractor() -> None:
 
 
 def test_the_phrases_a_gold_plan_copies_are_among_its_questions_hints(
-    bank: MemoryBank, gold_pairs: list[PlanPair]
+    bank: MemoryBank,  # noqa: F811
+    gold_pairs: list[PlanPair],
 ) -> None:
     hints = RelationHints(bank, 8)
     found = hints.for_questions(
@@ -108,7 +98,9 @@ def test_the_phrases_a_gold_plan_copies_are_among_its_questions_hints(
 
 
 def test_training_pairs_get_hints_from_their_own_bank(
-    bank: MemoryBank, gold_pairs: list[PlanPair], tmp_path: Path
+    bank: MemoryBank,  # noqa: F811
+    gold_pairs: list[PlanPair],
+    tmp_path: Path,
 ) -> None:
     pattern = PlanPair("lpkg-1p-000000", gold_pairs[0].input, gold_pairs[0].output)
     write_pairs(tmp_path / TRAIN_FILE, [*gold_pairs[1:], pattern])
@@ -129,7 +121,7 @@ def test_training_pairs_get_hints_from_their_own_bank(
     assert with_gold_in >= 12  # two hints only: most gold phrases are put in by with_gold
 
 
-def test_a_planner_trained_on_hints_reads_the_bank_it_is_given(bank: MemoryBank, tmp_path: Path) -> None:
+def test_a_planner_trained_on_hints_reads_the_bank_it_is_given(bank: MemoryBank, tmp_path: Path) -> None:  # noqa: F811
     assert hints_for({}, bank) is None
     given = hints_for({"relations": 8}, bank)
     assert given is not None and given.bank is bank and given.k == 8
