@@ -14,18 +14,23 @@ from pathlib import Path
 import pytest
 
 from nl2sparql.evaluation.planner_eval import score_plans, split_examples
+from nl2sparql.kg.splits import is_webqsp_dev
+from nl2sparql.memory_bank.bank import MemoryBank
+from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
 from nl2sparql.planner.backends import open_planner
-from nl2sparql.planner.backends.local import SHIPPED_PLANNER
+from nl2sparql.planner.backends.local import SHIPPED_PLANNER, hints_for
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
 from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
+from nl2sparql.planner.relation_hints import relation_count
 
 pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
 
 
 READS_EXEMPLARS = (SHIPPED_PLANNER / META_FILE).is_file() and exemplar_count(read_meta(SHIPPED_PLANNER)) > 0
+READS_HINTS = (SHIPPED_PLANNER / META_FILE).is_file() and relation_count(read_meta(SHIPPED_PLANNER)) > 0
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +44,27 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def planner(home: Path):  # type: ignore[no-untyped-def]
+    """The shipped planner; one that reads relation hints gets them from a bank of WebQSP train
+    queries (the pipeline hands it its own; the default bank takes minutes to build)."""
+    options = {"bank": _webqsp_bank()} if READS_HINTS else {}
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NL2SPARQL_HOME", str(home))
-        opened = open_planner("default")
+        opened = open_planner("default", **options)
     with opened as planner:
         yield planner
+
+
+def _webqsp_bank() -> MemoryBank:
+    examples = [e for e in load_examples("webqsp-train") if not is_webqsp_dev(e)][:400]
+    return build_bank_from_queries(examples, source="webqsp-train[:400]")[0]
+
+
+@pytest.mark.skipif(not READS_HINTS, reason="the shipped planner reads no relation hints")
+def test_it_reads_relation_hints_from_the_bank_it_is_given(planner, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    assert planner.hints is not None and planner.hints.k == relation_count(read_meta(SHIPPED_PLANNER))
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    with pytest.raises(PlannerModelError, match="reads relation hints from a memory bank, but .*bank.nl2sq is missing"):
+        hints_for(read_meta(SHIPPED_PLANNER), None)
 
 
 @pytest.mark.skipif(not READS_EXEMPLARS, reason="the shipped planner reads no exemplars")
