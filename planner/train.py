@@ -64,6 +64,8 @@ LOG_FILE = "train_log.jsonl"
 CHECKPOINTS = "checkpoints"
 #: At most this many pairs are held out for the dev loss when no dev.jsonl is given.
 MAX_HELD_OUT = 300
+#: the input lengths a run may keep (the MiniLM encoder has 512 positions)
+MIN_SOURCE_TOKENS, MAX_SOURCE_TOKENS = 16, 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +307,10 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
         raise PlannerModelError(f"unknown precision {config.precision!r}; use fp32 or bf16")
     if config.epochs < 1 or config.batch_size < 1 or config.lr <= 0:
         raise PlannerModelError("epochs and batch size must be at least 1 and the learning rate positive")
+    if not MIN_SOURCE_TOKENS <= config.max_source_tokens <= MAX_SOURCE_TOKENS:
+        raise PlannerModelError(
+            f"--max-source-tokens takes {MIN_SOURCE_TOKENS} to {MAX_SOURCE_TOKENS} (got {config.max_source_tokens})"
+        )
     out = config.out
     checkpoint_path, checkpoint = _resumable(config, resume)
     train_file, dev_file = data_files(config.data)

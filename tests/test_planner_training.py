@@ -276,6 +276,9 @@ def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_p
     assert epochs[-1]["train_loss"] < epochs[0]["train_loss"] and result.meta["precision"] == "bf16"
     with pytest.raises(PlannerModelError, match="unknown precision 'fp8'"):
         train(config(data, tmp_path / "fp8", f"ed:{tiny_bert}", precision="fp8"), progress=False)
+    with pytest.raises(PlannerModelError, match="--max-source-tokens takes 16 to 512 .got 4096."):
+        train(config(data, tmp_path / "long", f"ed:{tiny_bert}", max_source_tokens=4096), progress=False)
+    assert not (tmp_path / "long").exists()  # refused before any work
 
 
 def crash_after_epoch(monkeypatch: pytest.MonkeyPatch, last: int) -> None:
