@@ -43,14 +43,14 @@ RECORDS_FILE = "exemplars.jsonl"
 VECTORS_FILE = "vectors.npy"
 
 
-def mask_names(text: str, names: Iterable[str]) -> str:
-    """``text`` with every whole-word spelling of ``names`` (any case) replaced by ``X``.
+def mask_names(text: str, names: Iterable[str], placeholder: str = PLACEHOLDER) -> str:
+    """``text`` with every whole-word spelling of ``names`` (any case) replaced by ``placeholder``.
 
     >>> mask_names("what do they speak in scotland?", ["Scotland"])
     'what do they speak in X?'
     """
     for name in sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True):
-        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", PLACEHOLDER, text, flags=re.IGNORECASE)
+        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", placeholder, text, flags=re.IGNORECASE)
     return text
 
 

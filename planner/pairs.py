@@ -44,6 +44,11 @@ class PlanPair:
         return {"id": self.id, "input": self.input, "output": self.output}
 
 
+def is_pattern_pair(pair: PlanPair) -> bool:
+    """A KG-pattern pair (``planner/patterns.py``): its plan is in the store bank's words."""
+    return pair.id.startswith(PATTERN_PREFIX)
+
+
 def make_pair(id: str, question: str, entities: Mapping[str, str] | None, plan: Plan | str) -> PlanPair:
     """A pair whose input is formatted the way inference formats it and whose output is canonical."""
     parsed = parse_plan(plan) if isinstance(plan, str) else plan

@@ -21,7 +21,7 @@ from typing import Any
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.memory_bank.statement import Entry
 from nl2sparql.planner.errors import PlannerDataError
-from nl2sparql.planner.pairs import PATTERN_PREFIX, TRAIN_FILE, PlanPair, read_pairs, write_pairs
+from nl2sparql.planner.pairs import TRAIN_FILE, PlanPair, is_pattern_pair, read_pairs, write_pairs
 from nl2sparql.planner.pattern_graph import store_statements
 from nl2sparql.planner.patterns import Instance, PatternReport, generate_instances
 
@@ -46,7 +46,7 @@ def exemplars_for_patterns(folder: str | Path, memory: Any, k: int) -> int:
 
     path = Path(folder) / TRAIN_FILE
     pairs = read_pairs(path, check_plans=False)
-    patterns = [p for p in pairs if p.id.startswith(PATTERN_PREFIX)]
+    patterns = [p for p in pairs if is_pattern_pair(p)]
     given = {p.id: p for p in with_exemplars(patterns, memory, k, own=False)}
     write_pairs(path, [given.get(p.id, p) for p in pairs])
     return len(given)

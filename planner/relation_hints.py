@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.memory_bank.bank import embedding_text
-from nl2sparql.memory_bank.recall import RecallSettings
+from nl2sparql.memory_bank.recall import Recall, RecallSettings, make_recall
 from nl2sparql.planner.errors import PlannerDataError
+from nl2sparql.planner.exemplars import mask_names
 from nl2sparql.planner.input_format import RELATIONS_MARKER, names_from_input, question_from_input, with_relations
-from nl2sparql.planner.pairs import DEV_FILE, PATTERN_PREFIX, TRAIN_FILE, PlanPair, read_pairs, write_pairs
+from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE, PlanPair, is_pattern_pair, read_pairs, write_pairs
 
 #: the most hints an input may carry (they cost input length)
 MAX_RELATIONS = 32
@@ -52,8 +53,8 @@ class RelationHints:
         if k <= 0:
             raise ValueError("relation hints need k > 0")
         self.bank, self.k = bank, k
-        self._settings = RecallSettings()
-        self._phrases = [embedding_text(entry) for entry in bank.entries("graph")]
+        # recall's re-ranking, keeping every hit of the search as a candidate
+        self._settings = RecallSettings(candidates=k * _DEPTH)
 
     def for_questions(self, questions: Sequence[str], names: Sequence[Iterable[str]]) -> list[tuple[str, ...]]:
         """The hints of each question (best first); ``names[i]``: question i's entity names, left
@@ -61,26 +62,22 @@ class RelationHints:
         recall's support prior, so that statements the query log used come before schema ones."""
         if not questions:
             return []
-        if not self._phrases:
-            return [() for _ in questions]
-        bare = [" ".join(_without_names(q, n).split()) or q for q, n in zip(questions, names, strict=True)]
-        scores, ids = self.bank.index("graph").search(self.bank.embedder.encode(bare), self.k * _DEPTH)
-        return [self._best(row_scores, row_ids) for row_scores, row_ids in zip(scores, ids, strict=True)]
-
-    def _best(self, scores: Iterable[float], ids: Iterable[int]) -> tuple[str, ...]:
         entries = self.bank.entries("graph")
-        ranked = sorted(
-            (
-                (float(s) + self._settings.prior(entries[i].support), int(i))
-                for s, i in zip(scores, ids, strict=True)
-                if i >= 0
-            ),
-            key=lambda pair: -pair[0],
-        )
+        if not entries:
+            return [() for _ in questions]
+        bare = [" ".join(mask_names(q, n, " ").split()) or q for q, n in zip(questions, names, strict=True)]
+        scores, ids = self.bank.index("graph").search(self.bank.embedder.encode(bare), self.k * _DEPTH)
+        return [
+            self._distinct(make_recall("", entries, row_scores, row_ids, self._settings))
+            for row_scores, row_ids in zip(scores, ids, strict=True)
+        ]
+
+    def _distinct(self, recall: Recall) -> tuple[str, ...]:
         picked: dict[str, None] = {}
-        for _, i in ranked:
-            if self._phrases[i]:
-                picked.setdefault(self._phrases[i])
+        for candidate in recall.candidates:
+            phrase = embedding_text(candidate.entry)
+            if phrase:
+                picked.setdefault(phrase)
                 if len(picked) == self.k:
                     break
         return tuple(picked)
@@ -98,15 +95,9 @@ def gold_phrases(plan_text: str, names: Iterable[str]) -> tuple[str, ...]:
     for line in plan_text.splitlines():
         match = _FIND.match(line.strip())
         if match:
-            text = _VARIABLE.sub(" ", _without_names(match.group(1), names))
+            text = _VARIABLE.sub(" ", mask_names(match.group(1), names, " "))
             found.setdefault(" ".join(text.split()))
     return tuple(phrase for phrase in found if phrase)
-
-
-def _without_names(text: str, names: Iterable[str]) -> str:
-    for name in sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True):
-        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text, flags=re.IGNORECASE)
-    return text
 
 
 def with_gold(hints: Sequence[str], gold: Sequence[str], k: int, rng: random.Random) -> tuple[str, ...]:
@@ -138,11 +129,6 @@ def add_relation_hints(pairs: Sequence[PlanPair], bank: Any, k: int, seed: int =
         chosen = with_gold(hints, gold_phrases(pair.output, own), k, rng)
         out.append(PlanPair(pair.id, with_relations(pair.input, chosen), pair.output))
     return out
-
-
-def is_pattern_pair(pair: PlanPair) -> bool:
-    """A KG-pattern pair (``planner/patterns.py``): its plan is in the store bank's words."""
-    return pair.id.startswith(PATTERN_PREFIX)
 
 
 def ground_pair_files(folder: Path, k: int, bank: Any, store_bank: Any | None = None, seed: int = 0) -> dict[str, int]:
