@@ -293,7 +293,8 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
     if not 0 <= args.complex <= MAX_COMPLEX:
         raise PlannerDataError(f"--complex takes a number of pairs from 0 to {MAX_COMPLEX}")
-    bank = _complex_bank(args.bank) if args.complex else None
+    bank_path = _complex_bank(args.bank) if args.complex or args.relations else None  # checked before any work
+    bank = bank_path if args.complex else None
     store = open_store_folder(args.store) if args.patterns else None
     say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
     try:
@@ -304,7 +305,7 @@ def _data(args: argparse.Namespace) -> int:
             exemplars_for_patterns(args.out, *memory)
         complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if bank else None
         if args.relations:
-            grounded = _ground(args, store, say)
+            grounded = _ground(args, bank_path, store, say)
     finally:
         if store is not None:
             store.close()
@@ -313,6 +314,7 @@ def _data(args: argparse.Namespace) -> int:
         record = {"out": str(args.out), "train": train, "dev": gold.dev, "gold": gold.to_json()}
         record.update(patterns.to_json() if patterns else {})
         record.update({"complex": complex_[1].to_json()} if complex_ else {})
+        record.update({"relations": {"k": args.relations, "pairs": grounded}} if args.relations else {})
         print(json.dumps(record, indent=2, sort_keys=True))
         return 0
     print(f"wrote {args.out / TRAIN_FILE} ({train} pairs) and {args.out / DEV_FILE} ({gold.dev} pairs)")
@@ -329,12 +331,12 @@ def _data(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ground(args: argparse.Namespace, store: Any | None, say: Any) -> dict[str, int]:
+def _ground(args: argparse.Namespace, bank_path: Path, store: Any | None, say: Any) -> dict[str, int]:
     """Relation hints in every written input: the home (or --bank) bank's, the store's for pattern pairs."""
     from nl2sparql.memory_bank.bank_file import load_bank
     from nl2sparql.planner.relation_hints import ground_pair_files
 
-    bank = load_bank(_complex_bank(args.bank))
+    bank = load_bank(bank_path)
     store_bank = None
     if store is not None:
         from nl2sparql.memory_bank.build_store import build_bank_from_store

@@ -129,12 +129,17 @@ def test_a_planner_trained_on_hints_reads_the_bank_it_is_given(bank: MemoryBank,
         hints_for({"relations": 8}, None, home=tmp_path)
 
 
-def test_planner_data_refuses_a_bad_number_of_relations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_planner_data_refuses_a_bad_number_of_relations_or_no_bank(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from nl2sparql.cli import main
 
     assert main(["planner", "data", "--out", str(tmp_path / "d"), "--relations", "99"]) != 0
     assert "--relations takes a number of phrases from 0 to 32" in capsys.readouterr().err
-    assert not (tmp_path / "d").exists()
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path / "home"))
+    assert main(["planner", "data", "--out", str(tmp_path / "d"), "--relations", "8"]) != 0
+    assert f"--complex and --relations: no bank at {tmp_path / 'home' / 'bank.nl2sq'}" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()  # refused before any pair is written
 
 
 def test_pattern_pairs_get_exemplars_from_the_gold_memory(gold_pairs: list[PlanPair], tmp_path: Path) -> None:
