@@ -82,6 +82,10 @@ the question (relation hints: what the planner of a new graph reads of its schem
 from --bank (default: the home bank) for gold and complex pairs and from a bank built
 from --store for pattern pairs, with the gold plan's phrases put in where recall missed
 them (60% of the time, so that the planner also learns to plan without them).
+--shapes N adds up to N pairs in the shapes QALD-style question sets ask and WebQSP
+lacks: yes/no (true and false), a name that contains a word, an aggregate (average,
+total, minimum, maximum) and the top k, each a WebQSP train query rewritten in SPARQL,
+checked like the complex pairs (attempts in shapes.jsonl).
 
 examples:
   nl2sparql planner data --out pairs/
@@ -91,6 +95,7 @@ examples:
   nl2sparql planner data --out pairs/ --complex 2000 --bank ~/.cache/nl2sparql/bank.nl2sq
   nl2sparql planner data --out pairs-ex/ --exemplars 3 --complex 800
   nl2sparql planner data --out pairs-g/ --exemplars 3 --complex 2000 --patterns 1200 --relations 8
+  nl2sparql planner data --out pairs-h/ --exemplars 3 --complex 2000 --patterns 1200 --shapes 2000 --relations 8
 """
 
 INFO_EPILOG = """examples:
@@ -141,7 +146,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument(
         "--complex", type=int, default=0, metavar="N", help="synthetic complex-question pairs to add (default 0)"
     )
-    data.add_argument("--bank", help="bank the --complex pairs must rebuild through (default: the home bank)")
+    data.add_argument(
+        "--shapes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="yes/no, text-match, aggregate and top-k pairs to add (default 0)",
+    )
+    data.add_argument("--bank", help="bank the --complex and --shapes pairs rebuild through (default: the home bank)")
     data.add_argument(
         "--exemplars", type=int, default=0, metavar="K", help="end each input with the plans of K similar questions"
     )
@@ -277,6 +289,7 @@ def _data(args: argparse.Namespace) -> int:
     from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
     from nl2sparql.planner.pattern_data import exemplars_for_patterns, open_store_folder, write_pattern_data
     from nl2sparql.planner.relation_hints import MAX_RELATIONS
+    from nl2sparql.planner.shape_data import write_shape_data
 
     sources = [s.strip() for s in args.sources.split(",") if s.strip() and s.strip() != "none"]
     if unknown := sorted(set(sources) - {"webqsp", "cwq"}):
@@ -291,10 +304,12 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError(f"--relations takes a number of phrases from 0 to {MAX_RELATIONS}")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
-    if not 0 <= args.complex <= MAX_COMPLEX:
-        raise PlannerDataError(f"--complex takes a number of pairs from 0 to {MAX_COMPLEX}")
-    bank_path = _complex_bank(args.bank) if args.complex or args.relations else None  # checked before any work
-    bank = bank_path if args.complex else None
+    for flag, value in (("--complex", args.complex), ("--shapes", args.shapes)):
+        if not 0 <= value <= MAX_COMPLEX:
+            raise PlannerDataError(f"{flag} takes a number of pairs from 0 to {MAX_COMPLEX}")
+    built = args.complex or args.shapes
+    bank_path = _complex_bank(args.bank) if built or args.relations else None  # checked before any work
+    bank = bank_path if built else None
     store = open_store_folder(args.store) if args.patterns else None
     say = None if args.quiet else (lambda message: print(f"nl2sparql planner data: {message}", file=sys.stderr))
     try:
@@ -303,17 +318,19 @@ def _data(args: argparse.Namespace) -> int:
         memory = _exemplar_memory(args.out, args.exemplars) if args.exemplars and (bank or store) else None
         if patterns and memory:
             exemplars_for_patterns(args.out, *memory)
-        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if bank else None
+        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if args.complex else None
+        shaped = write_shape_data(args.out, args.shapes, bank, args.seed, say, memory) if args.shapes else None
         if args.relations:
             grounded = _ground(args, bank_path, store, say)
     finally:
         if store is not None:
             store.close()
-    train = complex_[0] if complex_ else patterns.train if patterns else gold.train
+    train = next((b[0] for b in (shaped, complex_) if b), patterns.train if patterns else gold.train)
     if args.json:
         record = {"out": str(args.out), "train": train, "dev": gold.dev, "gold": gold.to_json()}
         record.update(patterns.to_json() if patterns else {})
         record.update({"complex": complex_[1].to_json()} if complex_ else {})
+        record.update({"shapes": shaped[1].to_json()} if shaped else {})
         record.update({"relations": {"k": args.relations, "pairs": grounded}} if args.relations else {})
         print(json.dumps(record, indent=2, sort_keys=True))
         return 0
@@ -324,7 +341,8 @@ def _data(args: argparse.Namespace) -> int:
         print(f"exemplar memory: {gold.exemplars} plans in {args.out / EXEMPLARS_DIR}")
     if gold.skipped:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
-    for line in [*(patterns.lines() if patterns else ()), *(complex_[1].lines() if complex_ else ())]:
+    built_lines = [line for b in (complex_, shaped) if b for line in b[1].lines()]
+    for line in [*(patterns.lines() if patterns else ()), *built_lines]:
         print(line)
     if args.relations:
         print(f"relation hints: {args.relations} a question in " + ", ".join(f"{k} ({v})" for k, v in grounded.items()))

@@ -51,6 +51,7 @@ class ComplexReport:
     kept: Counter[str] = field(default_factory=Counter)
     exceptions: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+    name: str = "complex"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,11 +63,11 @@ class ComplexReport:
         }
 
     def lines(self) -> list[str]:
-        kept = ", ".join(f"{c} {self.kept[c]}/{self.tried[c]}" for c in CATEGORIES)
-        lines = [f"complex pairs from {self.sources} WebQSP train questions (kept/rebuilt of tried): {kept}"]
-        lines.append(f"complex pairs took {self.seconds:.0f} s")
+        kept = ", ".join(f"{c} {self.kept[c]}/{self.tried[c]}" for c in self.tried)
+        lines = [f"{self.name} pairs from {self.sources} WebQSP train questions (kept/rebuilt of tried): {kept}"]
+        lines.append(f"{self.name} pairs took {self.seconds:.0f} s")
         if self.exceptions:
-            lines.append("complex left out: " + "; ".join(f"{k} {v}" for k, v in self.exceptions.most_common()))
+            lines.append(f"{self.name} left out: " + "; ".join(f"{k} {v}" for k, v in self.exceptions.most_common()))
         return lines
 
 
@@ -92,6 +93,10 @@ class ComplexBuilder:
             return _superlative(source, self.facts, self.schema, rng, self.paths)
         raise ValueError(f"unknown category {category!r}; known: {', '.join(CATEGORIES)}")
 
+    def verbalise(self, extension: Extension, source: Source, rng: random.Random) -> str:
+        """The question of ``extension`` (:class:`VerbaliseError` when none can be written)."""
+        return verbalise(extension, source, self.synthesiser.decomposer)
+
     def attempt(self, source: Source, category: str, seed: int = 0) -> tuple[PlanPair | None, dict[str, Any]]:
         """One synthetic pair (``None`` when left out) and its record for ``complex.jsonl``."""
         rng = random.Random(f"{seed}:{source.id}:{category}")
@@ -101,7 +106,7 @@ class ComplexBuilder:
             return None, record | {"status": f"no extension: {extension}"}
         record |= {"sparql": extension.sparql, "entities": dict(extension.entities), "detail": dict(extension.detail)}
         try:
-            record["question"] = question = verbalise(extension, source, self.synthesiser.decomposer)
+            record["question"] = question = self.verbalise(extension, source, rng)
             synthesis = self.synthesiser.synthesise(extension.sparql, extension.entities, extension.topics)
         except VerbaliseError as exc:
             return None, record | {"status": "verbalise", "error": str(exc)}
@@ -123,18 +128,20 @@ def complex_pairs(
     total: int,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    categories: Sequence[str] = CATEGORIES,
 ) -> tuple[list[PlanPair], list[dict[str, Any]], ComplexReport]:
     """Up to ``total`` pairs, an equal share per category, from ``sources`` in a seeded order."""
     if not 0 <= total <= MAX_COMPLEX:
         raise ValueError(f"the number of complex pairs must be between 0 and {MAX_COMPLEX}, not {total}")
-    start, report = time.perf_counter(), ComplexReport(sources=len(sources))
-    quota = {c: total // len(CATEGORIES) + (i < total % len(CATEGORIES)) for i, c in enumerate(CATEGORIES)}
+    start = time.perf_counter()
+    report = ComplexReport(sources=len(sources), name="complex" if categories == CATEGORIES else "shape")
+    quota = {c: total // len(categories) + (i < total % len(categories)) for i, c in enumerate(categories)}
     order = list(sources)
     random.Random(seed).shuffle(order)
     pairs: list[PlanPair] = []
     records: list[dict[str, Any]] = []
     for number, source in enumerate(order, 1):
-        for category in [c for c in CATEGORIES if report.kept[c] < quota[c]]:
+        for category in [c for c in categories if report.kept[c] < quota[c]]:
             pair, record = builder.attempt(source, category, seed)
             if record["status"].startswith("no extension"):
                 report.exceptions[f"{category}: {record['status']}"] += 1
@@ -146,10 +153,10 @@ def complex_pairs(
                 continue
             report.kept[category] += 1
             pairs.append(pair)
-        if all(report.kept[c] >= quota[c] for c in CATEGORIES):
+        if all(report.kept[c] >= quota[c] for c in categories):
             break
         if progress and number % 250 == 0:
-            progress(f"complex: {number}/{len(order)} questions, kept {sum(report.kept.values())}")
+            progress(f"{report.name}: {number}/{len(order)} questions, kept {sum(report.kept.values())}")
     report.seconds = time.perf_counter() - start
     return pairs, records, report
 

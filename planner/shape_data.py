@@ -1,0 +1,94 @@
+"""Planner pairs in QALD's shapes (yes/no, text match, aggregate, top k): ``planner data --shapes N``.
+
+They are built, checked and written the way the complex pairs are (:mod:`.complex_data`):
+a WebQSP train query outside the dev split is rewritten (:mod:`.shape_extend`), its
+question written from its own words (:mod:`.shape_verbalise`), its plan synthesised from
+the rewritten query, and the pair kept only when that plan rebuilds the query through
+the bank. Every attempt goes to ``shapes.jsonl`` with its query, plan and status.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from nl2sparql.planner import shape_extend as shapes
+from nl2sparql.planner import shape_verbalise as say
+from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, _jsonl, complex_pairs, load_builder
+from nl2sparql.planner.complex_extend import Extension
+from nl2sparql.planner.complex_source import Source
+from nl2sparql.planner.complex_verbalise import VerbaliseError, verbalise
+
+SHAPE_FILE = "shapes.jsonl"
+
+
+class ShapeBuilder(ComplexBuilder):
+    """A :class:`ComplexBuilder` whose categories are the QALD shapes of :data:`shapes.SHAPES`."""
+
+    def __init__(self, builder: ComplexBuilder, records: Iterable[Mapping[str, Any]]) -> None:
+        super().__init__(builder.schema, builder.facts, builder.synthesiser, builder.compiler)
+        self.records = {str(r.get("QuestionId")): r for r in records}
+        self.pool = shapes.answers_by_relation(self.records.values())
+
+    def extend(self, source: Source, category: str, rng: random.Random) -> Extension | str:
+        record = self.records[source.id]
+        if category == "yes-no":
+            return shapes.yes_no(source, shapes.answer_names(record), shapes.answer_years(record), self.pool, rng)
+        if category == "contains":
+            return shapes.contains(source, shapes.answer_names(record), rng)
+        if category in ("aggregate", "top-k"):
+            ranked = super().extend(source, "superlative", rng)
+            return ranked if isinstance(ranked, str) else shapes.from_superlative(ranked, category, rng)
+        raise ValueError(f"unknown shape {category!r}; known: {', '.join(shapes.SHAPES)}")
+
+    def verbalise(self, extension: Extension, source: Source, rng: random.Random) -> str:
+        detail = extension.detail
+        if extension.category == "yes-no":
+            if detail["kind"] == "date":
+                text = say.before_year(source.question, detail["year"], rng)
+            else:
+                text = say.yes_no(source.question, detail["name"])
+        elif extension.category == "contains":
+            text = say.contains(source.question, detail["word"], rng)
+        else:
+            ranked = verbalise(
+                Extension("superlative", source.id, "", {}, (), detail), source, self.synthesiser.decomposer
+            )
+            if extension.category == "aggregate":
+                text = say.aggregate(ranked, detail["function"], detail["kind"], rng)
+            else:
+                text = say.top_k(ranked, detail["k"], rng)
+        if text is None:
+            raise VerbaliseError(f"no {extension.category} question fits {source.question!r}")
+        return text
+
+
+def write_shape_data(
+    out: str | Path,
+    total: int,
+    bank: str | Path,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+    exemplars: tuple[Any, int] | None = None,
+) -> tuple[int, ComplexReport]:
+    """Add up to ``total`` shape pairs to ``out/train.jsonl`` and every attempt to ``shapes.jsonl``."""
+    from nl2sparql.config import data_file
+    from nl2sparql.kg.atomic import write_atomic
+    from nl2sparql.planner.complex_data import source_question
+    from nl2sparql.planner.complex_facts import training_records
+    from nl2sparql.planner.pairs import TRAIN_FILE
+    from nl2sparql.planner.pattern_data import add_pairs
+
+    complex_builder, sources = load_builder(bank)
+    builder = ShapeBuilder(complex_builder, training_records(data_file("webqsp/WebQSP.train.json")))
+    pairs, records, report = complex_pairs(builder, sources, total, seed + 1, progress, shapes.SHAPES)
+    if exemplars is not None:
+        from nl2sparql.planner.exemplars import with_exemplars
+
+        memory, k = exemplars
+        pairs = with_exemplars(pairs, memory, k, own=True, sources=[source_question(p.id) for p in pairs])
+    out = Path(out)
+    write_atomic(out / SHAPE_FILE, _jsonl(records))
+    return add_pairs(out / TRAIN_FILE, pairs), report

@@ -1,0 +1,121 @@
+"""Questions for the QALD shapes of :mod:`.shape_extend`, from the source question's own words.
+
+A yes/no question turns the wh-question around its answer, the way QALD words them
+(*where was john lennon born?* -> *was john lennon born in Liverpool?*); the other shapes
+put a short frame around the question (*..., which have "night" in their name?*). The
+value words of aggregates and rankings come from the superlative question the complex
+verbaliser wrote (*..., which has the latest date of rate of the target of exchange?*).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from nl2sparql.planner.complex_verbalise import stem
+
+_AUX = r"(?P<aux>is|was|are|were|do|does|did|has|have|had)"
+_WH_AUX = re.compile(rf"^(?:what|which|who|whom)(?: (?P<noun>[a-z]+(?: [a-z]+)?))? {_AUX} (?P<rest>.+)$")
+_WHERE = re.compile(rf"^(?:where|when) {_AUX} (?P<rest>.+)$")
+_WHO_VERB = re.compile(r"^(?:who|what) (?P<verb>[a-z]+) (?P<rest>.+)$")
+_PREPOSITION = frozenset({"in", "on", "at", "of", "for", "from", "to", "with", "by", "into", "under", "as"})
+_ARTICLES = frozenset({"the", "a", "an"})
+_BE = frozenset({"is", "was", "are", "were"})
+_K_WORDS = {2: ("two", "2"), 3: ("three", "3", "top 3"), 5: ("five", "top 5")}
+_FUNCTION_WORDS = {
+    ("AVG", "number"): ("average", "mean"),
+    ("SUM", "number"): ("total", "sum of the"),
+    ("MIN", "number"): ("smallest", "lowest", "minimum"),
+    ("MAX", "number"): ("largest", "highest", "maximum"),
+    ("MIN", "date"): ("earliest", "first"),
+    ("MAX", "date"): ("latest", "last", "most recent"),
+}
+_SUPERLATIVE = re.compile(
+    r"^(?P<stem>.+?), which has the (?P<rank>latest|earliest|largest|smallest) (?P<value>.+?)\??$"
+)
+
+
+def yes_no(question: str, answer: str) -> str | None:
+    """A yes/no question whose answer is whether ``answer`` answers ``question`` (``None``: no rule fits).
+
+    >>> yes_no("where was john lennon born?", "Liverpool")
+    'was john lennon born in Liverpool?'
+    >>> yes_no("what is the capital of france?", "Paris")
+    'is Paris the capital of france?'
+    >>> yes_no("what movies did morgan freeman star in?", "Se7en")
+    'did morgan freeman star in Se7en?'
+    >>> yes_no("who played luke skywalker?", "Mark Hamill")
+    'is it true that Mark Hamill played luke skywalker?'
+    """
+    text = stem(question).lower()
+    if found := _WHERE.match(text):
+        return f"{found['aux']} {found['rest']} in {answer}?"
+    if found := _WH_AUX.match(text):
+        rest = found["rest"]
+        if found["aux"] in _BE and rest.split()[0] in _ARTICLES and rest.split()[-1] not in _PREPOSITION:
+            return f"{found['aux']} {answer} {rest}?"
+        return f"{found['aux']} {rest} {answer}?"
+    if found := _WHO_VERB.match(text):
+        return f"is it true that {answer} {found['verb']} {found['rest']}?"
+    return None
+
+
+def before_year(question: str, year: int, rng: random.Random) -> str | None:
+    """``when was X born?`` -> ``was X born before 1962?`` (``None``: not a when-question).
+
+    >>> before_year("when was abraham lincoln born?", 1810, random.Random(1))
+    'was abraham lincoln born before 1810?'
+    """
+    found = _WHERE.match(stem(question).lower())
+    if found is None or not stem(question).lower().startswith("when"):
+        return None
+    word = rng.choice(("before", "earlier than", "prior to"))
+    return f"{found['aux']} {found['rest']} {word} {year}?"
+
+
+def contains(question: str, word: str, rng: random.Random) -> str:
+    """The question narrowed to answers whose name holds ``word``."""
+    frame = rng.choice(
+        (
+            '{q}, which have "{w}" in their name?',
+            "{q}, whose name contains '{w}'?",
+            "{q} with the word {w} in the name?",
+            "which of these have '{w}' in their name: {q}?",
+        )
+    )
+    return frame.format(q=stem(question), w=word)
+
+
+def superlative_parts(question: str) -> tuple[str, str] | None:
+    """``(stem, value words)`` of a question the complex verbaliser wrote for a superlative."""
+    found = _SUPERLATIVE.match(question.strip())
+    return (found["stem"], found["value"]) if found else None
+
+
+def aggregate(question: str, function: str, kind: str, rng: random.Random) -> str | None:
+    """``what is the average <value> of ...`` over a superlative question's answers."""
+    parts = superlative_parts(question)
+    if parts is None:
+        return None
+    base, value = parts
+    word = rng.choice(_FUNCTION_WORDS[(function, kind)])
+    frame = rng.choice(
+        (
+            "{q}: what is the {f} {v} among them?",
+            "what is the {f} {v} of the answers to: {q}?",
+            "{q}, and what is their {f} {v}?",
+        )
+    )
+    return frame.format(q=base, f=word, v=value)
+
+
+def top_k(question: str, k: int, rng: random.Random) -> str | None:
+    """``the two ... with the latest <value>`` over a superlative question's answers."""
+    found = _SUPERLATIVE.match(question.strip())
+    if found is None:
+        return None
+    count = rng.choice(_K_WORDS[k])
+    frame = rng.choice(
+        ("{q}: which {k} have the {r} {v}?", "{q}, the {k} with the {r} {v}?", "name the {k} with the {r} {v}: {q}?")
+    )
+    return frame.format(q=found["stem"], k=count, r=found["rank"], v=found["value"])
