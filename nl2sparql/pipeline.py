@@ -81,13 +81,13 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     from nl2sparql.planner.backends import open_planner
     from nl2sparql.planner.batcher import BatchingPlanner
 
-    local = settings.planner.split(":", 1)[0] in ("default", "hf")
+    local = settings.planner.split(":", 1)[0] in ("default", "grounded", "hf")
     options: dict[str, Any] = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
     if local and bank is not None:
         options["bank"] = bank  # a planner trained on relation hints reads them from the graph's bank
     if settings.exemplars:
         if not local:
-            raise ConfigError(f"exemplars are read by a local planner (default, hf:), not {settings.planner!r}")
+            raise ConfigError(f"exemplars are read by a local planner (default, grounded, hf:), not {settings.planner!r}")
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:
         from nl2sparql.planner.backends.oracle import default_synthesiser

@@ -451,8 +451,8 @@ def _run(args: argparse.Namespace) -> int:
 
     options: dict[str, Any] = {}
     if args.beams is not None:
-        if not args.planner.startswith(("default", "hf:")):
-            raise PlannerError("--beams applies to local models (default, hf:) only")
+        if not args.planner.startswith(("default", "grounded", "hf:")):
+            raise PlannerError("--beams applies to local models (default, grounded, hf:) only")
         options["num_beams"] = args.beams
     with open_planner(args.planner, **options) as planner:
         output = planner.plan(args.question, _entities(args.entities), _gold(args.gold_sparql))

@@ -189,20 +189,34 @@ def write_complex_data(
     """Add up to ``total`` complex pairs to ``out/train.jsonl`` and every attempt to ``complex.jsonl``;
     the number of training pairs now in ``train.jsonl`` and the report. ``exemplars``: (memory,
     k) to end each input with k exemplars, never one of the pair's own source question."""
+    builder, sources = load_builder(bank)
+    return write_built_pairs(Path(out) / COMPLEX_FILE, builder, sources, total, seed, progress, exemplars)
+
+
+def write_built_pairs(
+    attempts: Path,
+    builder: ComplexBuilder,
+    sources: Sequence[Source],
+    total: int,
+    seed: int,
+    progress: Callable[[str], None] | None,
+    exemplars: tuple[Any, int] | None,
+    categories: Sequence[str] = CATEGORIES,
+) -> tuple[int, ComplexReport]:
+    """Build up to ``total`` pairs of ``categories``, add them to the ``train.jsonl`` beside
+    ``attempts`` and write every attempt to ``attempts``; the pairs now in the train file."""
     from nl2sparql.kg.atomic import write_atomic
     from nl2sparql.planner.pairs import TRAIN_FILE
     from nl2sparql.planner.pattern_data import add_pairs
 
-    builder, sources = load_builder(bank)
-    pairs, records, report = complex_pairs(builder, sources, total, seed, progress)
+    pairs, records, report = complex_pairs(builder, sources, total, seed, progress, categories)
     if exemplars is not None:
         from nl2sparql.planner.exemplars import with_exemplars
 
         memory, k = exemplars
         pairs = with_exemplars(pairs, memory, k, own=True, sources=[source_question(p.id) for p in pairs])
-    out = Path(out)
-    write_atomic(out / COMPLEX_FILE, _jsonl(records))
-    return add_pairs(out / TRAIN_FILE, pairs), report
+    write_atomic(attempts, _jsonl(records))
+    return add_pairs(attempts.parent / TRAIN_FILE, pairs), report
 
 
 def source_question(pair_id: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from nl2sparql.planner import shape_extend as shapes
 from nl2sparql.planner import shape_verbalise as say
-from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, _jsonl, complex_pairs, load_builder
+from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, load_builder, write_built_pairs
 from nl2sparql.planner.complex_extend import Extension
 from nl2sparql.planner.complex_source import Source
 from nl2sparql.planner.complex_verbalise import VerbaliseError, verbalise
@@ -75,20 +75,9 @@ def write_shape_data(
 ) -> tuple[int, ComplexReport]:
     """Add up to ``total`` shape pairs to ``out/train.jsonl`` and every attempt to ``shapes.jsonl``."""
     from nl2sparql.config import data_file
-    from nl2sparql.kg.atomic import write_atomic
-    from nl2sparql.planner.complex_data import source_question
     from nl2sparql.planner.complex_facts import training_records
-    from nl2sparql.planner.pairs import TRAIN_FILE
-    from nl2sparql.planner.pattern_data import add_pairs
 
     complex_builder, sources = load_builder(bank)
     builder = ShapeBuilder(complex_builder, training_records(data_file("webqsp/WebQSP.train.json")))
-    pairs, records, report = complex_pairs(builder, sources, total, seed + 1, progress, shapes.SHAPES)
-    if exemplars is not None:
-        from nl2sparql.planner.exemplars import with_exemplars
-
-        memory, k = exemplars
-        pairs = with_exemplars(pairs, memory, k, own=True, sources=[source_question(p.id) for p in pairs])
-    out = Path(out)
-    write_atomic(out / SHAPE_FILE, _jsonl(records))
-    return add_pairs(out / TRAIN_FILE, pairs), report
+    attempts = Path(out) / SHAPE_FILE
+    return write_built_pairs(attempts, builder, sources, total, seed + 1, progress, exemplars, shapes.SHAPES)

@@ -8,6 +8,7 @@ also holds the statements of 40 other train queries, so recall has to choose.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,14 @@ from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_queries import QueryDecomposer, stored_entries
 from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.planner import shape_verbalise as say
-from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs
+from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs, write_built_pairs
 from nl2sparql.planner.complex_extend import Extension
 from nl2sparql.planner.complex_facts import build_fact_index, training_records
 from nl2sparql.planner.complex_rebuild import rebuild_failure
 from nl2sparql.planner.complex_source import Source, read_source
+from nl2sparql.planner.pairs import TRAIN_FILE, read_pairs
 from nl2sparql.planner.plan import YES_NO, Compute, Rank
-from nl2sparql.planner.shape_data import ShapeBuilder
+from nl2sparql.planner.shape_data import SHAPE_FILE, ShapeBuilder
 from nl2sparql.planner.shape_extend import SHAPES
 from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler, freebase_options
@@ -134,6 +136,21 @@ def test_the_data_run_keeps_only_pairs_that_rebuild(
     kept = {r["id"] for r in records if r["status"] == "kept"}
     assert {p.id for p in pairs} == kept and sum(report.kept.values()) == len(pairs) >= 1
     assert report.name == "shape" and all(r["category"] in SHAPES for r in records)
+
+
+def test_the_pairs_and_every_attempt_are_written(
+    parts: dict[str, Any], built: dict[str, tuple[Source, Extension, str]], compiler: PlanCompiler, tmp_path: Path
+) -> None:
+    builder = ShapeBuilder(
+        ComplexBuilder(parts["schema"], parts["builder"].facts, parts["builder"].synthesiser, compiler),
+        parts["builder"].records.values(),
+    )
+    sources = [s for s, _, _ in built.values()]
+    written, report = write_built_pairs(tmp_path / SHAPE_FILE, builder, sources, 4, 1, None, None, SHAPES)
+    pairs = read_pairs(tmp_path / TRAIN_FILE)
+    attempts = [json.loads(line) for line in (tmp_path / SHAPE_FILE).read_text().splitlines()]
+    assert written == len(pairs) == sum(report.kept.values()) >= 1
+    assert {p.id for p in pairs} == {a["id"] for a in attempts if a["status"] == "kept"}
 
 
 def test_cli_refuses_a_bad_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

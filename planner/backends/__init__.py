@@ -2,6 +2,7 @@
 
 =============================  ====================================================
 ``default``                    the trained planner in ``<home>/planner``
+``grounded``                   the shipped planner for your own KG (reads relation hints)
 ``hf:PATH[+ADAPTER]``          a local seq2seq or causal LM (optionally + LoRA)
 ``openai:URL#MODEL``           an OpenAI-compatible chat-completions server
 ``oracle[:module:function]``   gold plans synthesised from gold SPARQL
@@ -38,6 +39,7 @@ Factory = Callable[..., Planner]
 
 _BUILTIN: dict[str, str] = {
     "default": "nl2sparql.planner.backends.local:open_default",
+    "grounded": "nl2sparql.planner.backends.local:open_grounded",
     "hf": "nl2sparql.planner.backends.local:open_hf",
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
     "oracle": "nl2sparql.planner.backends.oracle:open_oracle",

@@ -146,6 +146,8 @@ def hints_for(meta: dict[str, Any], bank: Any | None, home: Path | None = None) 
 
 #: The planner shipped with the package (a LoRA adapter on minilm-ed; see README "Planner").
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
+#: The planner for graphs other than Freebase shipped with the package (README "Bring your own KG").
+SHIPPED_GROUNDED = Path(__file__).resolve().parents[1] / "grounded"
 
 
 def exemplars_for(
@@ -184,10 +186,24 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
             f"no trained planner in {folder}: run 'nl2sparql setup', or "
             f"'nl2sparql planner train --data DIR --out {folder}', or pick another with --planner hf:PATH"
         )
+    return _open_folder("default", folder, options)
+
+
+def open_grounded(argument: str, **options: Any) -> LocalPlanner:
+    """``grounded``: the shipped planner that reads the relation hints of the graph's own bank
+    and writes QALD's shapes (yes/no, aggregates, text matches): the one for your own KG."""
+    if argument:
+        raise PlannerError("the 'grounded' planner takes no argument; use hf:PATH for another model folder")
+    if not (SHIPPED_GROUNDED / META_FILE).is_file():
+        raise PlannerModelError(f"no grounded planner in {SHIPPED_GROUNDED}: reinstall nl2sparql")
+    return _open_folder("grounded", SHIPPED_GROUNDED, options)
+
+
+def _open_folder(name: str, folder: Path, options: dict[str, Any]) -> LocalPlanner:
     decoding, device, given, bank = _options(options)
     model = PlannerModel.load(folder, device=device)
     memory = exemplars_for(folder, model.meta, given=given)
-    return LocalPlanner(model, decoding, name="default", exemplars=memory, hints=hints_for(model.meta, bank))
+    return LocalPlanner(model, decoding, name=name, exemplars=memory, hints=hints_for(model.meta, bank))
 
 
 def open_hf(argument: str, **options: Any) -> LocalPlanner:

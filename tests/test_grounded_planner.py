@@ -1,0 +1,79 @@
+"""The planner shipped for your own KG (``--planner grounded``) on a graph it has never seen.
+
+``planner/grounded`` is an int8 LoRA adapter made by ``planner train`` and ``planner
+export`` from pairs with relation hints, KG-pattern pairs and the QALD shapes (README,
+"Planner"). On the records graph (no labels, its own namespaces) with a bank built from
+the store alone and the entities the linker finds, it must write the shapes the default
+planner never writes (a yes/no plan compiled to ``ASK``, a name that contains a word) in
+the graph's words, and the pipeline must answer them. Real store, embedder and planner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_planner_user_exemplars import OWN_KG
+
+from nl2sparql.kg.store import Store, open_store
+from nl2sparql.memory_bank.build_store import build_bank_from_store
+from nl2sparql.memory_bank.embedder import default_embedder
+from nl2sparql.pipeline import Pipeline
+from nl2sparql.planner.backends import open_planner
+from nl2sparql.planner.backends.local import SHIPPED_GROUNDED
+from nl2sparql.planner.data import build_exemplar_memory
+from nl2sparql.planner.errors import PlannerError
+from nl2sparql.planner.model import META_FILE, read_meta
+from nl2sparql.planner.pairs import EXEMPLARS_DIR
+from nl2sparql.planner.relation_hints import relation_count
+
+pytestmark = pytest.mark.skipif(not (SHIPPED_GROUNDED / META_FILE).is_file(), reason="no grounded planner shipped")
+ID = "http://example.org/records/id/"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    store = open_store("oxigraph", path=tmp_path_factory.mktemp("records-grounded"))
+    store.load(OWN_KG / "records.ttl", progress=False)
+    return store
+
+
+@pytest.fixture(scope="module")
+def pipeline(store: Store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The records graph's store-only bank, and the grounded planner reading its hints and the
+    exemplar memory ``nl2sparql setup`` builds in the home folder."""
+    home = tmp_path_factory.mktemp("home")
+    build_exemplar_memory(home / EXEMPLARS_DIR)
+    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="records")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NL2SPARQL_HOME", str(home))
+        planner = open_planner("grounded", bank=bank)
+    with planner:
+        yield Pipeline(bank=bank, planner=planner, store=store)
+
+
+def test_it_reads_the_graphs_relation_hints(pipeline: Pipeline) -> None:
+    meta = read_meta(SHIPPED_GROUNDED)
+    assert pipeline.planner.hints is not None and pipeline.planner.hints.k == relation_count(meta) == 8
+    adapter = SHIPPED_GROUNDED / "adapter_model.int8.safetensors"
+    assert meta["exported"]["dtype"] == "int8" and adapter.stat().st_size < 10e6
+
+
+def test_a_yes_no_question_is_asked_and_answered(pipeline: Pipeline) -> None:
+    result = pipeline.ask("Was John Lennon born in Liverpool?")
+    assert result.error is None, result.error
+    assert {ID + "JohnLennonM", ID + "LiverpoolC"} <= set(result.entities)
+    assert "whether ?x exists" in " ".join(result.plan) and "ASK" in (result.sparql or "")
+    assert [a.id for a in result.answers] == ["true"]
+
+
+def test_a_name_that_contains_a_word(pipeline: Pipeline) -> None:
+    result = pipeline.ask("Which albums of Queen have 'night' in their name?")
+    assert result.error is None, result.error
+    assert 'contains "night"' in " ".join(result.plan)
+    assert [a.id for a in result.answers] == [ID + "ANightAtTheOperaA"]
+
+
+def test_the_spec_takes_no_argument(tmp_path: Path) -> None:
+    with pytest.raises(PlannerError, match="'grounded' planner takes no argument"):
+        open_planner("grounded:" + str(tmp_path))
