@@ -87,7 +87,9 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
         options["bank"] = bank  # a planner trained on relation hints reads them from the graph's bank
     if settings.exemplars:
         if not local:
-            raise ConfigError(f"exemplars are read by a local planner (default, grounded, hf:), not {settings.planner!r}")
+            raise ConfigError(
+                f"exemplars are read by a local planner (default, grounded, hf:), not {settings.planner!r}"
+            )
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:
         from nl2sparql.planner.backends.oracle import default_synthesiser
