@@ -78,10 +78,10 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     The plain ``oracle`` writes its gold plans in ``bank``'s words (any graph's)."""
     import os
 
-    from nl2sparql.planner.backends import open_planner
+    from nl2sparql.planner.backends import LOCAL_PLANNERS, open_planner
     from nl2sparql.planner.batcher import BatchingPlanner
 
-    local = settings.planner.split(":", 1)[0] in ("default", "grounded", "hf")
+    local = settings.planner.split(":", 1)[0] in LOCAL_PLANNERS
     options: dict[str, Any] = {"lazy_beams": settings.decoding == "greedy-first"} if local else {}
     if local and bank is not None:
         options["bank"] = bank  # a planner trained on relation hints reads them from the graph's bank

@@ -283,7 +283,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from nl2sparql.planner.complex_data import MAX_COMPLEX, write_complex_data
+    from nl2sparql.planner.complex_data import MAX_COMPLEX, load_builder, write_complex_data
     from nl2sparql.planner.data import build_training_data
     from nl2sparql.planner.errors import PlannerDataError
     from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
@@ -318,8 +318,9 @@ def _data(args: argparse.Namespace) -> int:
         memory = _exemplar_memory(args.out, args.exemplars) if args.exemplars and (bank or store) else None
         if patterns and memory:
             exemplars_for_patterns(args.out, *memory)
-        complex_ = write_complex_data(args.out, args.complex, bank, args.seed, say, memory) if args.complex else None
-        shaped = write_shape_data(args.out, args.shapes, bank, args.seed, say, memory) if args.shapes else None
+        loaded = load_builder(bank) if bank else None
+        complex_ = write_complex_data(args.out, args.complex, loaded, args.seed, say, memory) if args.complex else None
+        shaped = write_shape_data(args.out, args.shapes, loaded, args.seed, say, memory) if args.shapes else None
         if args.relations:
             grounded = _ground(args, bank_path, store, say)
     finally:
@@ -447,11 +448,11 @@ def _gold(value: str | None) -> str | None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from nl2sparql.planner.backends import open_planner
+    from nl2sparql.planner.backends import LOCAL_PLANNERS, open_planner
 
     options: dict[str, Any] = {}
     if args.beams is not None:
-        if not args.planner.startswith(("default", "grounded", "hf:")):
+        if args.planner.split(":", 1)[0] not in LOCAL_PLANNERS:
             raise PlannerError("--beams applies to local models (default, grounded, hf:) only")
         options["num_beams"] = args.beams
     with open_planner(args.planner, **options) as planner:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.kg.freebase_schema import FreebaseSchema
@@ -73,6 +73,10 @@ class ComplexReport:
 
 class ComplexBuilder:
     """Builds, verbalises, synthesises and checks synthetic complex pairs with one set of resources."""
+
+    #: what its pairs are called in reports, and the categories it builds
+    name = "complex"
+    categories: tuple[str, ...] = CATEGORIES
 
     def __init__(self, schema: FreebaseSchema, facts: FactIndex, synthesiser: Any, compiler: Any) -> None:
         self.schema = schema
@@ -128,13 +132,12 @@ def complex_pairs(
     total: int,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
-    categories: Sequence[str] = CATEGORIES,
 ) -> tuple[list[PlanPair], list[dict[str, Any]], ComplexReport]:
-    """Up to ``total`` pairs, an equal share per category, from ``sources`` in a seeded order."""
+    """Up to ``total`` pairs, an equal share per category of ``builder``, from ``sources`` in a seeded order."""
     if not 0 <= total <= MAX_COMPLEX:
         raise ValueError(f"the number of complex pairs must be between 0 and {MAX_COMPLEX}, not {total}")
     start = time.perf_counter()
-    report = ComplexReport(sources=len(sources), name="complex" if categories == CATEGORIES else "shape")
+    report, categories = ComplexReport(sources=len(sources), name=builder.name), builder.categories
     quota = {c: total // len(categories) + (i < total % len(categories)) for i, c in enumerate(categories)}
     order = list(sources)
     random.Random(seed).shuffle(order)
@@ -161,8 +164,17 @@ def complex_pairs(
     return pairs, records, report
 
 
-def load_builder(bank: str | Path | Any) -> tuple[ComplexBuilder, list[Source]]:
-    """The builder over the Freebase schema, the WebQSP train facts and ``bank``, and its sources."""
+class Loaded(NamedTuple):
+    """What the complex and shape pairs are built from, loaded once for both."""
+
+    builder: ComplexBuilder
+    sources: list[Source]
+    records: list[dict[str, Any]]
+
+
+def load_builder(bank: str | Path | Any) -> Loaded:
+    """The builder over the Freebase schema, the WebQSP train facts and ``bank``, its sources
+    and the WebQSP train records (outside the dev split) they come from."""
     from nl2sparql.config import data_file
     from nl2sparql.kg.freebase_schema import load_schema
     from nl2sparql.memory_bank.bank_file import load_bank
@@ -175,22 +187,22 @@ def load_builder(bank: str | Path | Any) -> tuple[ComplexBuilder, list[Source]]:
     memory = load_bank(bank) if isinstance(bank, (str, Path)) else bank
     compiler = PlanCompiler(memory, options=freebase_options("cwq", schema))
     sources = [s for s in (read_source(r, schema) for r in records) if isinstance(s, Source)]
-    return ComplexBuilder(schema, facts, PlanSynthesiser(), compiler), sources
+    return Loaded(ComplexBuilder(schema, facts, PlanSynthesiser(), compiler), sources, records)
 
 
 def write_complex_data(
     out: str | Path,
     total: int,
-    bank: str | Path,
+    loaded: Loaded,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
     exemplars: tuple[Any, int] | None = None,
 ) -> tuple[int, ComplexReport]:
     """Add up to ``total`` complex pairs to ``out/train.jsonl`` and every attempt to ``complex.jsonl``;
     the number of training pairs now in ``train.jsonl`` and the report. ``exemplars``: (memory,
-    k) to end each input with k exemplars, never one of the pair's own source question."""
-    builder, sources = load_builder(bank)
-    return write_built_pairs(Path(out) / COMPLEX_FILE, builder, sources, total, seed, progress, exemplars)
+    k) to end each input with k exemplars, never one of the pair's own source question.
+    ``loaded``: what :func:`load_builder` loads (the bank the pairs must rebuild through)."""
+    return write_built_pairs(Path(out) / COMPLEX_FILE, loaded.builder, loaded.sources, total, seed, progress, exemplars)
 
 
 def write_built_pairs(
@@ -201,15 +213,14 @@ def write_built_pairs(
     seed: int,
     progress: Callable[[str], None] | None,
     exemplars: tuple[Any, int] | None,
-    categories: Sequence[str] = CATEGORIES,
 ) -> tuple[int, ComplexReport]:
-    """Build up to ``total`` pairs of ``categories``, add them to the ``train.jsonl`` beside
+    """Build up to ``total`` pairs of ``builder``'s categories, add them to the ``train.jsonl`` beside
     ``attempts`` and write every attempt to ``attempts``; the pairs now in the train file."""
     from nl2sparql.kg.atomic import write_atomic
     from nl2sparql.planner.pairs import TRAIN_FILE
     from nl2sparql.planner.pattern_data import add_pairs
 
-    pairs, records, report = complex_pairs(builder, sources, total, seed, progress, categories)
+    pairs, records, report = complex_pairs(builder, sources, total, seed, progress)
     if exemplars is not None:
         from nl2sparql.planner.exemplars import with_exemplars
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from nl2sparql.planner import shape_extend as shapes
 from nl2sparql.planner import shape_verbalise as say
-from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, load_builder, write_built_pairs
+from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, Loaded, write_built_pairs
 from nl2sparql.planner.complex_extend import Extension
 from nl2sparql.planner.complex_source import Source
 from nl2sparql.planner.complex_verbalise import VerbaliseError, verbalise
@@ -26,6 +27,9 @@ SHAPE_FILE = "shapes.jsonl"
 
 class ShapeBuilder(ComplexBuilder):
     """A :class:`ComplexBuilder` whose categories are the QALD shapes of :data:`shapes.SHAPES`."""
+
+    name = "shape"
+    categories = shapes.SHAPES
 
     def __init__(self, builder: ComplexBuilder, records: Iterable[Mapping[str, Any]]) -> None:
         super().__init__(builder.schema, builder.facts, builder.synthesiser, builder.compiler)
@@ -53,9 +57,7 @@ class ShapeBuilder(ComplexBuilder):
         elif extension.category == "contains":
             text = say.contains(source.question, detail["word"], rng)
         else:
-            ranked = verbalise(
-                Extension("superlative", source.id, "", {}, (), detail), source, self.synthesiser.decomposer
-            )
+            ranked = verbalise(replace(extension, category="superlative"), source, self.synthesiser.decomposer)
             if extension.category == "aggregate":
                 text = say.aggregate(ranked, detail["function"], detail["kind"], rng)
             else:
@@ -68,16 +70,13 @@ class ShapeBuilder(ComplexBuilder):
 def write_shape_data(
     out: str | Path,
     total: int,
-    bank: str | Path,
+    loaded: Loaded,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
     exemplars: tuple[Any, int] | None = None,
 ) -> tuple[int, ComplexReport]:
-    """Add up to ``total`` shape pairs to ``out/train.jsonl`` and every attempt to ``shapes.jsonl``."""
-    from nl2sparql.config import data_file
-    from nl2sparql.planner.complex_facts import training_records
-
-    complex_builder, sources = load_builder(bank)
-    builder = ShapeBuilder(complex_builder, training_records(data_file("webqsp/WebQSP.train.json")))
+    """Add up to ``total`` shape pairs to ``out/train.jsonl`` and every attempt to ``shapes.jsonl``
+    (``loaded``: what :func:`~.complex_data.load_builder` loads, shared with the complex pairs)."""
+    builder = ShapeBuilder(loaded.builder, loaded.records)
     attempts = Path(out) / SHAPE_FILE
-    return write_built_pairs(attempts, builder, sources, total, seed + 1, progress, exemplars, shapes.SHAPES)
+    return write_built_pairs(attempts, builder, loaded.sources, total, seed + 1, progress, exemplars)

@@ -7,9 +7,10 @@ them never writes a yes/no plan or a ``Compute`` step. Each shape here is a WebQ
 query (outside the dev split) rewritten in SPARQL, so that its plan comes from the
 gold-plan synthesiser and must rebuild through the bank like every complex pair:
 
-* ``yes-no``: ``ASK`` with ``FILTER (?x = ns:A)``, ``A`` one of the gold answers (true) or,
-  half the time, an answer of another question through the same relation (false);
-  questions answered by a date ask whether it is before or after a year instead;
+* ``yes-no``: ``ASK`` with ``ns:A`` in place of the answer variable, ``A`` one of the gold
+  answers (true) or, half the time, an answer of another question through the same
+  relation (false); questions answered by a date ask whether it is before a year instead
+  (``FILTER (?x < "1962"^^xsd:dateTime)``, a year after or up to 15 years before it);
 * ``contains``: ``FILTER (CONTAINS(LCASE(STR(?x)), "word"))``, the word taken from one
   answer's name and not from all of them (so the match keeps fewer answers than before);
 * ``aggregate``: a superlative extension's value relation with ``AVG`` / ``SUM`` / ``MIN``
@@ -44,11 +45,9 @@ def answers_by_relation(records: Iterable[Mapping[str, Any]]) -> dict[str, list[
     """Named entity answers of the train records by the last relation of their chain (false answers)."""
     found: dict[str, dict[str, str]] = defaultdict(dict)
     for record in records:
-        parse = (record.get("Parses") or [{}])[0]
-        chain = parse.get("InferentialChain") or ()
-        for answer in parse.get("Answers") or ():
-            if chain and answer.get("AnswerType") == "Entity" and answer.get("EntityName"):
-                found[chain[-1]][answer["AnswerArgument"]] = answer["EntityName"]
+        chain = (record.get("Parses") or [{}])[0].get("InferentialChain")
+        if chain:
+            found[chain[-1]].update(answer_names(record))
     return {k: sorted(v.items()) for k, v in found.items()}
 
 
@@ -88,7 +87,7 @@ def yes_no(
     pool: Mapping[str, list[tuple[str, str]]],
     rng: random.Random,
 ) -> Extension | str:
-    """``ASK`` whether the answer is a named entity (true or false), or whether a date is before/after a year."""
+    """``ASK`` whether the answer is a named entity (true or false), or whether a date is before a year."""
     truth = rng.random() < 0.5
     if years:
         year = years[0] + (rng.randint(1, 15) if truth else -rng.randint(0, 15))

@@ -132,7 +132,7 @@ def test_the_data_run_keeps_only_pairs_that_rebuild(
         ComplexBuilder(parts["schema"], parts["builder"].facts, parts["builder"].synthesiser, compiler),
         parts["builder"].records.values(),
     )
-    pairs, records, report = complex_pairs(builder, [s for s, _, _ in built.values()], 4, 1, categories=SHAPES)
+    pairs, records, report = complex_pairs(builder, [s for s, _, _ in built.values()], 4, 1)
     kept = {r["id"] for r in records if r["status"] == "kept"}
     assert {p.id for p in pairs} == kept and sum(report.kept.values()) == len(pairs) >= 1
     assert report.name == "shape" and all(r["category"] in SHAPES for r in records)
@@ -146,7 +146,7 @@ def test_the_pairs_and_every_attempt_are_written(
         parts["builder"].records.values(),
     )
     sources = [s for s, _, _ in built.values()]
-    written, report = write_built_pairs(tmp_path / SHAPE_FILE, builder, sources, 4, 1, None, None, SHAPES)
+    written, report = write_built_pairs(tmp_path / SHAPE_FILE, builder, sources, 4, 1, None, None)
     pairs = read_pairs(tmp_path / TRAIN_FILE)
     attempts = [json.loads(line) for line in (tmp_path / SHAPE_FILE).read_text().splitlines()]
     assert written == len(pairs) == sum(report.kept.values()) >= 1

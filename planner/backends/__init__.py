@@ -26,6 +26,7 @@ from nl2sparql.planner.errors import PlannerError
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "LOCAL_PLANNERS",
     "Planner",
     "PlannerOutput",
     "PlanRequest",
@@ -44,6 +45,9 @@ _BUILTIN: dict[str, str] = {
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
     "oracle": "nl2sparql.planner.backends.oracle:open_oracle",
 }
+#: the schemes of the planners that decode on this machine (beams, exemplars, relation hints)
+LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "hf")
+
 _registered: dict[str, Factory] = {}
 
 
