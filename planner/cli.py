@@ -84,8 +84,10 @@ from --store for pattern pairs, with the gold plan's phrases put in where recall
 them (60% of the time, so that the planner also learns to plan without them).
 --shapes N adds up to N pairs in the shapes QALD-style question sets ask and WebQSP
 lacks: yes/no (true and false), a name that contains a word, an aggregate (average,
-total, minimum, maximum) and the top k, each a WebQSP train query rewritten in SPARQL,
-checked like the complex pairs (attempts in shapes.jsonl).
+total, minimum, maximum), the top k, two counts compared ("did X star in more movies
+than Y?") and a question nested in another ("what money is used in the country that
+next to russia?"), each a WebQSP train query rewritten in SPARQL, checked like the
+complex pairs (attempts in shapes.jsonl).
 
 examples:
   nl2sparql planner data --out pairs/
@@ -151,7 +153,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="yes/no, text-match, aggregate and top-k pairs to add (default 0)",
+        help="yes/no, text-match, aggregate, top-k, more-than and nested pairs to add (default 0)",
     )
     data.add_argument("--bank", help="bank the --complex and --shapes pairs rebuild through (default: the home bank)")
     data.add_argument(

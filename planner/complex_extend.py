@@ -74,12 +74,16 @@ def _pick(rng: random.Random, facts: list[Fact]) -> Fact | None:
     return rng.choice(sorted(facts, key=lambda f: (f.path, f.subject, f.object))) if facts else None
 
 
-def composition(source: Source, index: FactIndex, schema: FreebaseSchema, rng: random.Random) -> Extension | str:
-    """The topic entity replaced by ``?c``, described by a fact about the topic with a new entity."""
+def composition(
+    source: Source, index: FactIndex, schema: FreebaseSchema, rng: random.Random, into_only: bool = False
+) -> Extension | str:
+    """The topic entity replaced by ``?c``, described by a fact about the topic with a new entity
+    (``into_only``: a fact whose object is the topic, i.e. the topic answers the fact's question)."""
     taken = set(source.entities) | set(source.answers)
     out = [
         f
         for f in index.by_subject.get(source.topic, ())
+        if not into_only
         if f.source != source.id and f.object not in taken and fits(schema, schema.domain(f.path[0]), source.topic_type)
     ]
     into = [

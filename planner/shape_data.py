@@ -1,4 +1,6 @@
-"""Planner pairs in QALD's shapes (yes/no, text match, aggregate, top k): ``planner data --shapes N``.
+"""Planner pairs in QALD's shapes (yes/no, text match, aggregate, top k, more than, nested questions).
+
+``planner data --shapes N`` writes them.
 
 They are built, checked and written the way the complex pairs are (:mod:`.complex_data`):
 a WebQSP train query outside the dev split is rewritten (:mod:`.shape_extend`), its
@@ -18,9 +20,9 @@ from typing import Any
 from nl2sparql.planner import shape_extend as shapes
 from nl2sparql.planner import shape_verbalise as say
 from nl2sparql.planner.complex_data import ComplexBuilder, ComplexReport, Loaded, write_built_pairs
-from nl2sparql.planner.complex_extend import Extension
+from nl2sparql.planner.complex_extend import Extension, composition
 from nl2sparql.planner.complex_source import Source
-from nl2sparql.planner.complex_verbalise import VerbaliseError, verbalise
+from nl2sparql.planner.complex_verbalise import VerbaliseError, replace_mention, verbalise
 
 SHAPE_FILE = "shapes.jsonl"
 
@@ -35,6 +37,7 @@ class ShapeBuilder(ComplexBuilder):
         super().__init__(builder.schema, builder.facts, builder.synthesiser, builder.compiler)
         self.records = {str(r.get("QuestionId")): r for r in records}
         self.pool = shapes.answers_by_relation(self.records.values())
+        self.topics = shapes.topics_by_chain(self.records.values())
 
     def extend(self, source: Source, category: str, rng: random.Random) -> Extension | str:
         record = self.records[source.id]
@@ -45,6 +48,12 @@ class ShapeBuilder(ComplexBuilder):
         if category in ("aggregate", "top-k"):
             ranked = super().extend(source, "superlative", rng)
             return ranked if isinstance(ranked, str) else shapes.from_superlative(ranked, category, rng)
+        if category == "nested":
+            nested = composition(source, self.facts, self.schema, rng, into_only=True)
+            return nested if isinstance(nested, str) else replace(nested, category="nested")
+        if category == "more":
+            answers = len((record.get("Parses") or [{}])[0].get("Answers") or ())
+            return shapes.more(source, answers, self.topics.get(source.chain, ()), rng)
         raise ValueError(f"unknown shape {category!r}; known: {', '.join(shapes.SHAPES)}")
 
     def verbalise(self, extension: Extension, source: Source, rng: random.Random) -> str:
@@ -54,6 +63,11 @@ class ShapeBuilder(ComplexBuilder):
                 text = say.before_year(source.question, detail["year"], rng)
             else:
                 text = say.yes_no(source.question, detail["name"])
+        elif extension.category == "nested":
+            inner = say.answers_phrase(str(self.records[detail["fact_from"]].get("RawQuestion") or ""))
+            text = replace_mention(source.question, source.mention, inner) if inner else None
+        elif extension.category == "more":
+            text = say.more_than(source.question, source.mention, detail["other"], detail["comparison"], rng)
         elif extension.category == "contains":
             text = say.contains(source.question, detail["word"], rng)
         else:

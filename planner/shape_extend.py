@@ -15,7 +15,15 @@ gold-plan synthesiser and must rebuild through the bank like every complex pair:
   answer's name and not from all of them (so the match keeps fewer answers than before);
 * ``aggregate``: a superlative extension's value relation with ``AVG`` / ``SUM`` / ``MIN``
   / ``MAX`` of it in place of ``ORDER BY ... LIMIT 1`` (dates only ``MIN`` / ``MAX``);
-* ``top-k``: the superlative extension with ``LIMIT 2`` to ``LIMIT 5``.
+* ``top-k``: the superlative extension with ``LIMIT 2`` to ``LIMIT 5``;
+* ``more``: ``ASK`` whether the topic has more (or fewer) answers than the topic of another
+  question through the same relations: two ``COUNT`` subqueries, the second with the other
+  topic and its own variables, and ``FILTER (?n1 > ?n2)``; true or false by the two
+  questions' gold answer counts, which must differ;
+* ``nested``: a composition (the topic replaced by the answers of another train question
+  that it answers: *where was john lennon born?* and *who are the members of the beatles?*
+  -> *where was the members of the beatles born?*), worded with that question's answers
+  as a noun phrase instead of the memory's description of the fact.
 
 The questions are written by :mod:`.shape_verbalise` from the source question's words.
 """
@@ -32,12 +40,13 @@ from typing import Any
 from nl2sparql.planner.complex_extend import Extension, _insert
 from nl2sparql.planner.complex_source import ANSWER_VAR, Source
 
-SHAPES = ("yes-no", "contains", "aggregate", "top-k")
+SHAPES = ("yes-no", "contains", "aggregate", "top-k", "more", "nested")
 FUNCTIONS = {"number": ("AVG", "SUM", "MIN", "MAX"), "date": ("MIN", "MAX")}
 _ORDER_LINE = re.compile(r"\nORDER BY (?P<order>DESC\((?P<desc>[^)]*\)?)\)|\S+(?:\([^)]*\))?) LIMIT 1\n?$")
 _YEAR = re.compile(r"(?P<year>\d{4})(-\d{2}(-\d{2})?)?(T.*)?")
 _ANSWER_FILTER = re.compile(r"FILTER \((?:\?x != ns:[\w.]+|!isLiteral\(\?x\)[^\n]*)\)\n")
 _WORD = re.compile(r"[a-z]{4,}")
+_VARIABLE = re.compile(r"\?(\w+)")
 _COMMON = frozenset({"the", "and", "with", "from", "united", "states", "city", "county", "university", "school"})
 
 
@@ -113,8 +122,10 @@ def yes_no(
 def match_word(names: Iterable[str], rng: random.Random) -> str | None:
     """A word of one name that not every name holds (lower case, 4 letters or more).
 
-    >>> match_word(["A Night at the Opera", "Jazz", "The Game"], random.Random(0))
-    'night'
+    >>> sorted({match_word(["A Night at the Opera", "Jazz", "The Game"], random.Random(i)) for i in range(30)})
+    ['game', 'jazz', 'night', 'opera']
+    >>> match_word(["Queen", "Queen II"], random.Random(0)) is None
+    True
     """
     names = [n.lower() for n in names]
     words = sorted({w for n in names for w in _WORD.findall(n) if w not in _COMMON and not all(w in m for m in names)})
@@ -151,3 +162,35 @@ def from_superlative(extension: Extension, shape: str, rng: random.Random) -> Ex
     rest = _without_answer_filters(rest)
     sparql = f"{head}SELECT ({function}({key}) AS ?n)\n{rest}"
     return replace(extension, category=shape, sparql=sparql, detail=detail)
+
+
+def topics_by_chain(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, ...], list[tuple[str, str, int]]]:
+    """``(topic, name, answer count)`` of the one-topic train records by their inferential chain."""
+    found: dict[tuple[str, ...], dict[str, tuple[str, str, int]]] = defaultdict(dict)
+    for record in records:
+        parse = (record.get("Parses") or [{}])[0]
+        chain, topic = parse.get("InferentialChain"), parse.get("TopicEntityMid")
+        if chain and topic and not parse.get("Constraints") and parse.get("Answers"):
+            found[tuple(chain)][topic] = (topic, str(parse.get("TopicEntityName") or ""), len(parse["Answers"]))
+    return {chain: sorted(v.values()) for chain, v in found.items()}
+
+
+def more(source: Source, count: int, others: Iterable[tuple[str, str, int]], rng: random.Random) -> Extension | str:
+    """``ASK`` whether the topic has more answers than another topic through the same chain
+    (``comparison`` ``>`` or ``<`` in the detail; ``answer`` by the gold counts)."""
+    choices = [o for o in others if o[0] != source.topic and o[1] and o[2] != count and o[0] not in source.entities]
+    if not choices or len(source.entities) != 1:
+        return "no other topic through the same relations with another answer count"
+    other, name, other_count = rng.choice(choices)
+    head, _, body = _without_answer_filters(source.sparql).partition(f"SELECT DISTINCT {ANSWER_VAR}\n")
+    body = body.strip().removeprefix("WHERE").strip()
+    second = _VARIABLE.sub(lambda m: f"?{m[1]}_b", body).replace(f"ns:{source.topic}", f"ns:{other}")
+    comparison = rng.choice((">", "<"))
+    sparql = (
+        f"{head}ASK\nWHERE {{\n{{ SELECT (COUNT(DISTINCT {ANSWER_VAR}) AS ?n1)\nWHERE {body} }}\n"
+        f"{{ SELECT (COUNT(DISTINCT {ANSWER_VAR}_b) AS ?n2)\nWHERE {second} }}\nFILTER (?n1 {comparison} ?n2)\n}}\n"
+    )
+    truth = count > other_count if comparison == ">" else count < other_count
+    detail = {"shape": "more", "comparison": comparison, "other": name, "answer": truth}
+    entities = {**source.entities, other: name}
+    return Extension("more", source.id, sparql, entities, (source.topic, other), detail)

@@ -1,4 +1,4 @@
-"""QALD's question shapes (yes/no, text match, aggregate, top k) built from real WebQSP train questions.
+"""QALD's question shapes (yes/no, text match, aggregate, top k, more than) built from real WebQSP train questions.
 
 For each shape the first one-relation WebQSP train question outside the dev split that
 takes it is rewritten, verbalised, given its plan by the gold-plan synthesiser and
@@ -8,6 +8,7 @@ also holds the statements of 40 other train queries, so recall has to choose.
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 from pathlib import Path
@@ -21,6 +22,7 @@ from nl2sparql.kg.freebase_schema import load_schema
 from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_queries import QueryDecomposer, stored_entries
 from nl2sparql.memory_bank.embedder import default_embedder
+from nl2sparql.planner import shape_extend
 from nl2sparql.planner import shape_verbalise as say
 from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs, write_built_pairs
 from nl2sparql.planner.complex_extend import Extension
@@ -28,7 +30,7 @@ from nl2sparql.planner.complex_facts import build_fact_index, training_records
 from nl2sparql.planner.complex_rebuild import rebuild_failure
 from nl2sparql.planner.complex_source import Source, read_source
 from nl2sparql.planner.pairs import TRAIN_FILE, read_pairs
-from nl2sparql.planner.plan import YES_NO, Compute, Rank
+from nl2sparql.planner.plan import YES_NO, Compute, Count, MakeSure, Rank
 from nl2sparql.planner.shape_data import SHAPE_FILE, ShapeBuilder
 from nl2sparql.planner.shape_extend import SHAPES
 from nl2sparql.planner.synthesise import PlanSynthesiser
@@ -102,6 +104,14 @@ def test_one_pair_per_shape_rebuilds_its_query(
         assert extension.detail["word"] in question
     elif shape == "aggregate":
         assert any(isinstance(s, Compute) for s in steps) and "ORDER BY" not in extension.sparql
+    elif shape == "nested":
+        inner = parts["builder"].records[extension.detail["fact_from"]]["RawQuestion"]
+        assert synthesis.plan.type == "composition" and say.answers_phrase(inner) in question
+        assert source.mention.lower() not in question.lower()
+    elif shape == "more":
+        assert synthesis.plan.type == YES_NO and sum(isinstance(s, Count) for s in steps) == 2
+        assert any(isinstance(s, MakeSure) and s.op in ("greater than", "less than") for s in steps)
+        assert extension.detail["other"] in question and ("more" in question or "fewer" in question)
     else:
         assert any(isinstance(s, Rank) and s.keep == extension.detail["k"] for s in steps)
 
@@ -112,6 +122,33 @@ def test_yes_no_is_true_or_false_by_the_gold_answers(built: dict[str, tuple[Sour
     if detail["kind"] == "entity":
         assert detail["name"] in question
         assert (detail["name"] in dict(extension.entities).values()) and detail["answer"] in (True, False)
+
+
+def test_more_compares_the_gold_answer_counts(
+    parts: dict[str, Any], built: dict[str, tuple[Source, Extension, str]]
+) -> None:
+    source, extension, _ = built["more"]
+    records = parts["builder"].records
+    other = next(e for e in extension.entities if e not in source.entities)
+    counts = {
+        str(r["Parses"][0]["TopicEntityMid"]): len(r["Parses"][0]["Answers"])
+        for r in records.values()
+        if tuple(r["Parses"][0].get("InferentialChain") or ()) == source.chain
+    }
+    mine, theirs = counts[source.topic], counts[other]
+    assert mine != theirs
+    assert extension.detail["answer"] == (mine > theirs if extension.detail["comparison"] == ">" else mine < theirs)
+    assert extension.sparql.count("COUNT(DISTINCT") == 2 and f"ns:{other}" in extension.sparql
+
+
+def test_one_clause_questions_about_the_answers() -> None:
+    assert say.answers_phrase("what albums did queen record?") == "the albums that queen record"
+    assert say.answers_phrase("how old is obama?") is None
+    question = "what albums did queen record, which has the latest release date?"
+    worded = {say.aggregate(question, "AVG", "number", random.Random(i)) for i in range(40)}
+    assert "what is the average release date of the albums that queen record?" in worded
+    ranked = {say.top_k(question, 2, random.Random(i)) for i in range(80)}
+    assert "what are the two latest albums that queen record?" in ranked
 
 
 def test_questions_turn_around_the_answer() -> None:
@@ -159,3 +196,9 @@ def test_cli_refuses_a_bad_count(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = tmp_path / "out"
     assert main(["planner", "data", "--out", str(out), "--shapes", "-1"]) == 1
     assert "--shapes takes a number" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("module", [shape_extend, say], ids=lambda m: m.__name__)
+def test_the_examples_in_the_docstrings_hold(module: Any) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted >= 2 and result.failed == 0

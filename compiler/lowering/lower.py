@@ -16,8 +16,10 @@ Steps are lowered in plan order into one group:
   ``MAX``/``MIN`` sub-select keeps every row tied for first;
 * ``Count`` -> ``COUNT(DISTINCT ?v)``, ``Compute the average of ?v`` -> ``AVG(?v)`` (and
   ``SUM``/``MIN``/``MAX``), in a sub-select when steps follow; a later count or
-  computation keeps the values computed before it (grouped by them), so two counts can be
-  compared (``Make sure ?n1 is greater than ?n2``);
+  computation over its own triples is a sibling sub-select (``{ SELECT (COUNT(..) AS ?n1)
+  .. } { SELECT (COUNT(..) AS ?n2) .. }``, as QALD and CWQ write two counts compared
+  by ``Make sure ?n1 is greater than ?n2``; a count of nothing is then 0, not no row),
+  and one over values computed before it keeps them (grouped by them);
 * ``Make sure ?v contains "word"`` -> ``FILTER(CONTAINS(LCASE(STR(?v)), "word"))``;
 * ``The answer is ?x`` -> ``SELECT DISTINCT ?x`` and, for Freebase, WebQSP's answer
   language filter; ``The answer is whether ?x exists`` -> ``ASK``.
@@ -343,7 +345,16 @@ class _Lowering:
     def _aggregate_subquery(self, index: int, step: Count | Compute, main: _Scope) -> None:
         """``{ SELECT ?n1 (COUNT(DISTINCT ?y) AS ?n2) WHERE { ... } GROUP BY ?n1 }``: the count or
         computation as one value the later steps read, keeping the values computed before it."""
-        kept = tuple(v for v in self._needed_after(index, []) if v.name in self._computed(index))
+        computed = self._computed(index)
+        done = [e for e in main.elements if _exposed(e) <= computed]
+        own = [e for e in main.elements if not _exposed(e) <= computed]
+        if done and own and not computed & set(_vars_in(own)):
+            counted = Alias(aggregate_of(step), Var(step.target.name))
+            inner = SelectQuery(projection=(counted,), where=GroupPattern(tuple(own)))
+            main.elements[:] = [*done, GroupPattern((SubSelect(inner),))]
+            main.seen.clear()
+            return
+        kept = tuple(v for v in self._needed_after(index, []) if v.name in computed)
         inner = SelectQuery(
             projection=(*kept, Alias(aggregate_of(step), Var(step.target.name))),
             where=GroupPattern(tuple(main.elements)),
@@ -421,6 +432,13 @@ def language_filter(var: str, language: str) -> Filter:
     untagged = BinaryOp("=", BuiltinCall("LANG", (x,)), Literal(""))
     matches = BuiltinCall("LANGMATCHES", (BuiltinCall("LANG", (x,)), Literal(language)))
     return Filter(BinaryOp("||", BinaryOp("||", not_literal, untagged), matches))
+
+
+def _exposed(element: Node) -> set[str]:
+    """The variables an element shows the group around it: a sub-select only its projection."""
+    if isinstance(element, GroupPattern) and len(element.patterns) == 1 and isinstance(element.patterns[0], SubSelect):
+        return {(p.var if isinstance(p, Alias) else p).name for p in element.patterns[0].query.projection}
+    return set(_vars_in([element]))
 
 
 def _vars_in(elements: Sequence[Node]) -> list[str]:
