@@ -82,8 +82,7 @@ def composition(
     taken = set(source.entities) | set(source.answers)
     out = [
         f
-        for f in index.by_subject.get(source.topic, ())
-        if not into_only
+        for f in ([] if into_only else index.by_subject.get(source.topic, ()))
         if f.source != source.id and f.object not in taken and fits(schema, schema.domain(f.path[0]), source.topic_type)
     ]
     into = [

@@ -52,8 +52,7 @@ class ShapeBuilder(ComplexBuilder):
             nested = composition(source, self.facts, self.schema, rng, into_only=True)
             return nested if isinstance(nested, str) else replace(nested, category="nested")
         if category == "more":
-            answers = len((record.get("Parses") or [{}])[0].get("Answers") or ())
-            return shapes.more(source, answers, self.topics.get(source.chain, ()), rng)
+            return shapes.more(source, shapes.answer_count(record), self.topics.get(source.chain, ()), rng)
         raise ValueError(f"unknown shape {category!r}; known: {', '.join(shapes.SHAPES)}")
 
     def verbalise(self, extension: Extension, source: Source, rng: random.Random) -> str:

@@ -75,6 +75,11 @@ def answer_years(record: Mapping[str, Any]) -> list[int]:
     return [int(m["year"]) for m in found if m]
 
 
+def answer_count(record: Mapping[str, Any]) -> int:
+    """How many gold answers a WebQSP record's reference parse has (entities and values)."""
+    return len((record.get("Parses") or [{}])[0].get("Answers") or ())
+
+
 def _without_answer_filters(sparql: str) -> str:
     """The query without WebQSP's filters on the answer (not the topic, English literals):
     they speak of a set of answers, which an aggregate or a yes/no question does not return."""
@@ -170,8 +175,8 @@ def topics_by_chain(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, ...
     for record in records:
         parse = (record.get("Parses") or [{}])[0]
         chain, topic = parse.get("InferentialChain"), parse.get("TopicEntityMid")
-        if chain and topic and not parse.get("Constraints") and parse.get("Answers"):
-            found[tuple(chain)][topic] = (topic, str(parse.get("TopicEntityName") or ""), len(parse["Answers"]))
+        if chain and topic and not parse.get("Constraints") and answer_count(record):
+            found[tuple(chain)][topic] = (topic, str(parse.get("TopicEntityName") or ""), answer_count(record))
     return {chain: sorted(v.values()) for chain, v in found.items()}
 
 

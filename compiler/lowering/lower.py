@@ -346,8 +346,10 @@ class _Lowering:
         """``{ SELECT ?n1 (COUNT(DISTINCT ?y) AS ?n2) WHERE { ... } GROUP BY ?n1 }``: the count or
         computation as one value the later steps read, keeping the values computed before it."""
         computed = self._computed(index)
-        done = [e for e in main.elements if _exposed(e) <= computed]
-        own = [e for e in main.elements if not _exposed(e) <= computed]
+        done: list[Node] = []
+        own: list[Node] = []
+        for element in main.elements:
+            (done if _exposed(element) <= computed else own).append(element)
         if done and own and not computed & set(_vars_in(own)):
             counted = Alias(aggregate_of(step), Var(step.target.name))
             inner = SelectQuery(projection=(counted,), where=GroupPattern(tuple(own)))
