@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nl2sparql.compiler.assemble import BindError, Recalled, ResolvedPlan
-from nl2sparql.compiler.ast import Aggregate, Alias, Query, SelectQuery
+from nl2sparql.compiler.ast import Aggregate, Alias, AskQuery, Query, SelectQuery, SubSelect
 from nl2sparql.compiler.errors import SparqlValidationError
 from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
@@ -185,7 +185,7 @@ def reconstruct(
             continue
         elapsed = (time.perf_counter() - started) * 1000
         attempts.append(Attempt(ids, score, text, answers=len(rows), elapsed_ms=elapsed))
-        if rows and counts_nothing(optimized, rows):
+        if rows and (counts_nothing(optimized, rows) or compares_nothing(optimized, execute)):
             zero = zero or Reconstruction(query, optimized, text, (), rows=rows, choices=chosen)
         elif rows:
             return Reconstruction(query, optimized, text, tuple(attempts), rows=rows, choices=chosen)
@@ -220,6 +220,24 @@ def counts_nothing(query: Query, rows: Sequence[Any]) -> bool:
     ]
     row = rows[0]
     return bool(counted) and all(getattr(row.get(name), "value", None) == "0" for name in counted)
+
+
+def compares_nothing(query: Query, execute: Execute) -> bool:
+    """Whether an ``ASK`` that compares counts (*does X have more members than Y?*) counts
+    nothing on one side: a relation read the wrong way round counts 0 there, and the
+    comparison still answers, so repair tries the next reading as :func:`counts_nothing` does.
+    Each count is run on its own (only for such queries); one that fails to run says nothing.
+    """
+    if not isinstance(query, AskQuery):
+        return False
+    for sub in query.where.find_all(SubSelect):
+        inner = replace(sub.query, prologue=query.prologue)
+        try:
+            if counts_nothing(inner, execute(inner)):
+                return True
+        except Nl2SparqlError:
+            continue
+    return False
 
 
 def _check(query: Query) -> None:

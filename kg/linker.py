@@ -221,9 +221,7 @@ class EntityLinker:
             current = best.get(m.position)
             if current is None or score > current[0]:
                 best[m.position] = (score, m)
-        ranked = sorted(
-            best.items(), key=lambda item: (-item[1][0], -index.degrees[item[0]], index.ids[item[0]])
-        )
+        ranked = sorted(best.items(), key=lambda item: (-item[1][0], -index.degrees[item[0]], index.ids[item[0]]))
         out = []
         for position, (score, m) in ranked[:k]:
             span = (tokens[m.first].start, tokens[m.last - 1].end)
@@ -257,7 +255,7 @@ class EntityLinker:
                 continue
             if chosen and candidate.score < min_ratio * candidates[0].score:
                 break
-            chosen[candidate.entity_id] = candidate.name
+            chosen[candidate.entity_id] = spoken_name(candidate)
             taken.append(candidate.span)
             if len(chosen) == k:
                 break
@@ -362,6 +360,26 @@ class EntityLinker:
             sim = w.fuzzy * ratio / 100
             for position, kind in self.index.keys[label]:
                 out.append(_Match(position, i, j, key, label, sim * self._kind_sim(kind), "fuzzy"))
+
+
+def spoken_name(candidate: Candidate) -> str:
+    """The entity's name as the question says it when the match dropped a type letter that a
+    name made from a local name ends in (``Pink Floyd B`` asked as *Pink Floyd*): the planner
+    copies names into its plan, and a stray letter there reads as the start of an initial.
+
+    >>> spoken_name(Candidate("x:PinkFloydB", "Pink Floyd B", 1.0, "pink floyd", (0, 10), "pink floyd", "exact", 3))
+    'Pink Floyd'
+    >>> spoken_name(Candidate("m.0x", "Malcolm X", 1.0, "Malcolm X", (0, 9), "malcolm x", "exact", 3))
+    'Malcolm X'
+    >>> spoken_name(Candidate("x:FM", "Freddie Mercury M", 1.0, "Freddie Mercury born", (0, 20), "", "fuzzy", 3))
+    'Freddie Mercury'
+    """
+    head, _, letter = candidate.name.rpartition(" ")
+    said = normalize(candidate.mention).split()
+    typed = len(letter) == 1 and letter.isupper() and letter.lower() not in said
+    if typed and head and all(word in said for word in normalize(head).split()):
+        return head
+    return candidate.name
 
 
 def validate_entity_ids(

@@ -21,6 +21,7 @@ from typing import Any
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.assemble import Entities, Recalled, ResolvedPlan, resolve_plan, statement_triples
 from nl2sparql.compiler.ast import IRI, XSD_BOOLEAN, XSD_DATETIME, XSD_INTEGER, AskQuery, Query, Var
+from nl2sparql.compiler.foreign_ids import without_freebase_ids
 from nl2sparql.compiler.lowering import LoweringOptions
 from nl2sparql.compiler.lowering import style as lowering_style
 from nl2sparql.compiler.lowering.options import XSD_FLOAT, ValueType
@@ -60,6 +61,18 @@ FREEBASE_VALUE_TYPES: Mapping[str, str] = {
 #: plans on WebQSP test part-A, WebQSP-train bank: gold statement at rank 1 for 95.9% of
 #: steps with weight 0, 93.9% with 0.005, 92.5% with the bank's default 0.02.
 RECALL = RecallSettings(candidates=10, support_weight=0.0)
+
+
+def _kept_with_lines(plan: Plan, kept: Plan, lines: Sequence[int]) -> tuple[Plan, Sequence[int]]:
+    """``kept`` (``plan`` less some steps) with the source lines of the steps it kept."""
+    if kept is plan or not lines:
+        return kept, lines
+    left, out = list(kept.steps), []
+    for step, line in zip(plan.steps, lines, strict=True):
+        if left and step == left[0]:
+            left.pop(0)
+            out.append(line)
+    return kept, out
 
 
 def to_recalled(candidate: Candidate) -> Recalled:
@@ -264,14 +277,19 @@ class PlanCompiler:
     # -- compile ---------------------------------------------------------------------------
 
     def resolve(self, plan: str | Plan, entities: Mapping[str, str] | None) -> ResolvedPlan:
-        """Parse (when text) and check ``plan``, then match its mentions to ``entities``."""
+        """Parse (when text) and check ``plan``, then match its mentions to ``entities``. On a
+        graph other than Freebase, checks against Freebase ids are left out first
+        (:mod:`~nl2sparql.compiler.foreign_ids`)."""
+        lines: Sequence[int] = ()
         if isinstance(plan, str):
-            parsed, lines, last = read_plan(plan)
-            check_plan(parsed, lines, last)
-            return resolve_plan(parsed, Entities(entities, self.bank.meta.namespace), lines)
-        check_plan_size(steps=len(plan.steps))
-        check_plan(plan)
-        return resolve_plan(plan, Entities(entities, self.bank.meta.namespace))
+            plan, lines, last = read_plan(plan)
+            check_plan(plan, lines, last)
+        else:
+            check_plan_size(steps=len(plan.steps))
+            check_plan(plan)
+        if self.bank.meta.namespace != FREEBASE_NS:
+            plan, lines = _kept_with_lines(plan, without_freebase_ids(plan), lines)
+        return resolve_plan(plan, Entities(entities, self.bank.meta.namespace), lines)
 
     def compile(
         self,

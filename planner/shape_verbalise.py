@@ -142,6 +142,20 @@ def superlative_parts(question: str) -> tuple[str, str] | None:
     return (found["stem"], found["value"]) if found else None
 
 
+def possessive(answers: str, rng: random.Random) -> str:
+    """``the albums of queen`` -> ``queen's albums`` half the time, as QALD often words it.
+
+    >>> possessive("the albums of queen", random.Random(1))
+    "queen's albums"
+    >>> possessive("the places where john lennon was born", random.Random(0))
+    'the places where john lennon was born'
+    """
+    found = _OF_TOPIC.match(answers)
+    if found is None or " " in found["noun"] or rng.random() >= 0.5:
+        return answers
+    return f"{found['owner']}'s {found['noun']}"
+
+
 def aggregate(question: str, function: str, kind: str, rng: random.Random) -> str | None:
     """``what is the average <value> of ...`` over a superlative question's answers."""
     parts = superlative_parts(question)
@@ -154,7 +168,7 @@ def aggregate(question: str, function: str, kind: str, rng: random.Random) -> st
         frame = rng.choice(
             ("what is the {f} {v} of {a}?", "give me the {f} {v} of {a}.", "what is the {f} {v} of all {a}?")
         )
-        return frame.format(f=word, v=value, a=answers)
+        return frame.format(f=word, v=value, a=possessive(answers, rng))
     frame = rng.choice(
         (
             "{q}: what is the {f} {v} among them?",
@@ -176,7 +190,7 @@ def top_k(question: str, k: int, rng: random.Random) -> str | None:
         rank = rng.choice(_RANK_ADJECTIVES[found["rank"]])
         frame = rng.choice(("what are the {k} {r} {a}?", "give me the {k} {r} {a}.", "which are the {k} {r} {a}?"))
         by = f" by {found['value']}" if rng.random() < 0.5 else ""
-        return frame.format(k=count.removeprefix("top "), r=rank, a=answers.removeprefix("the ") + by)
+        return frame.format(k=count.removeprefix("top "), r=rank, a=possessive(answers, rng).removeprefix("the ") + by)
     frame = rng.choice(
         ("{q}: which {k} have the {r} {v}?", "{q}, the {k} with the {r} {v}?", "name the {k} with the {r} {v}: {q}?")
     )

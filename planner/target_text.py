@@ -77,8 +77,10 @@ _SPACING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, replacement in (
         (r"\s+", " "),
         (r"^(type)\s*:\s*", r"\1: "),
+        (r"^(type: [A-Za-z]+)\s+-(?:\s+(?=[A-Za-z])|$)", r"\1-"),  # WordPiece spaces "yes - no"
         (r"\?\s+(?=[A-Za-z_])", "?"),
         (r"(?<=[^\s{(\"])\?(?=[A-Za-z_])", " ?"),
+        (r"(?<=[^\s{(\"])\?$", " ?"),  # a variable begun at the end of a partial output
         (r"\s+([,.])", r"\1"),
         (r",(?=\S)", ", "),
         (r"(?<=\d)\s*-\s*(?=\d)", "-"),

@@ -83,6 +83,14 @@ def test_entities_link_from_local_names(linker: EntityLinker, question: str, ent
     assert list(linker.link_entities(question)) == [MD + entity]
 
 
+def test_linked_names_drop_the_type_letter_the_question_does_not_say(linker: EntityLinker) -> None:
+    """The planner copies these names into its plan: "The Beatles B" there was continued by a
+    model as an initial ("The Beatles B. b.")."""
+    assert linker.link_entities("Who are the members of the Beatles?") == {MD + "TheBeatlesB": "The Beatles"}
+    assert linker.link_entities("When was Queen formed?") == {MD + "QueenB": "Queen"}
+    assert linker.link_entities("Where was brian may born?") == {MD + "Brian_May": "Brian May"}
+
+
 def test_labels_win_over_local_names_and_sources_are_counted(tmp_path: Path) -> None:
     extra = tmp_path / "names.nt"
     extra.write_text(

@@ -121,9 +121,7 @@ def test_step_phrasings(sentence: str, expected: object) -> None:
 
 
 def test_lines_blank_lines_and_crlf() -> None:
-    plan, lines, last = read_plan(
-        "\n\nType: conjunction\r\n\r\nFind a, assign it to ?x.\r\n   \nThe answer is ?x.\n\n"
-    )
+    plan, lines, last = read_plan("\n\nType: conjunction\r\n\r\nFind a, assign it to ?x.\r\n   \nThe answer is ?x.\n\n")
     assert plan.type == "conjunction"
     assert lines == [5, 7]
     assert last == 8
@@ -163,9 +161,7 @@ def test_intersection_of_two_finds_on_one_variable() -> None:
         ("Make sure ?x is {}.", 1, 17, "a name"),
     ],
 )
-def test_syntax_errors_name_position_and_expected_forms(
-    text: str, line: int, column: int, expected: str
-) -> None:
+def test_syntax_errors_name_position_and_expected_forms(text: str, line: int, column: int, expected: str) -> None:
     with pytest.raises(PlanSyntaxError) as caught:
         parse_plan(text)
     error = caught.value
@@ -293,6 +289,8 @@ def test_yes_no_aggregate_and_text_steps() -> None:
         (FIND_X + "Make sure ?x contains ?x.\nThe answer is ?x.\n", "expected a quoted text after"),
         (FIND_X + "Compute the mean of ?x, assign it to ?y.\nThe answer is ?y.\n", "'the average'"),
         (FIND_X + "The answer is whether ?x.\n", "'exists'"),
+        # a comparison compares with a value, never a bare name (a planner once wrote this)
+        (FIND_X + "Make sure ?x is greater than than than.\nThe answer is ?x.\n", "found 'than than.'"),
     ],
 )
 def test_new_steps_refuse_bad_input_clearly(text: str, message: str) -> None:

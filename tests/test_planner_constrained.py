@@ -49,6 +49,9 @@ def test_every_prefix_of_a_real_plan_is_allowed(plan: str) -> None:
         "Rank ?x by ?d in ascending order and keep the first. d",
         # refused at its ".", where another variable can still be written, not after it
         "Type: composition\nFind the film of X, assign it to ?v1.\nFind the director of ?v1, assign it to ?v1.",
+        # "greater than" takes a number, a date, a text or a variable: no name may start after it
+        "Type: yes\nFind the member of X, assign it to ?v1.\nCount ?v1, assign it to ?v2.\n"
+        "Make sure ?v2 is greater than t",
     ],
 )
 def test_text_outside_the_plan_language_is_refused(text: str) -> None:

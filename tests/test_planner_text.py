@@ -128,3 +128,18 @@ def test_plain_codec_keeps_lines_and_flat_refuses_the_separator() -> None:
         encode_target("Type: composition\nFind the a; b of X, assign it to ?x.\n", "flat")
     with pytest.raises(ValueError, match="unknown target codec"):
         encode_target(text, "zip")  # type: ignore[arg-type]
+
+
+def test_yes_no_plans_and_comparisons_of_counts_come_back_through_wordpiece(minilm_tokenizer) -> None:  # type: ignore[no-untyped-def]
+    """WordPiece writes "yes - no" and "than?": as plan text they were "yes" and no variable,
+    so grammar-constrained decoding cut every yes/no type line and refused "greater than ?v4"."""
+    plan = parse_plan(
+        "Type: yes-no\n"
+        "Find the member of the band Pink Floyd, assign it to ?v1.\nCount ?v1, assign it to ?v2.\n"
+        "Find the member of the band Oasis, assign it to ?v3.\nCount ?v3, assign it to ?v4.\n"
+        "Make sure ?v2 is greater than ?v4.\nThe answer is whether ?v2 exists.\n"
+    )
+    assert _roundtrip(minilm_tokenizer, plan, ["Pink Floyd", "Oasis"]) == plan
+    # a partial output, as the constrained decoder reads it after each token
+    assert decode_output("type : yes -", "flat") == "type: yes-\n"
+    assert decode_output("make sure? v2 is greater than?", "flat") == "make sure ?v2 is greater than ?\n"
