@@ -66,7 +66,8 @@ def test_a_partial_plan_is_closed_by_the_shortest_ending() -> None:
     assert closing(reads_x) == " ?v9.\nThe answer is ?x."
     assert closing(reads_x.removesuffix(", assign it to")) == ", assign it to ?v9.\nThe answer is ?x."
     flat = "type : composition ; find the siblings of justin bieber, assign it to? x. ; the answer is? "
-    assert plan_prefix(flat, "flat", ["Justin Bieber"]).endswith("Justin Bieber, assign it to ?x.\nthe answer is?")
+    # the variable begun at the end reads as one ("is ?", not "is?"), so "x." closes it as above
+    assert plan_prefix(flat, "flat", ["Justin Bieber"]).endswith("Justin Bieber, assign it to ?x.\nthe answer is ?")
 
 
 def test_a_tiny_random_model_writes_plans_that_parse_when_constrained(tiny_bert: Path) -> None:  # noqa: F811
