@@ -277,9 +277,15 @@ def test_an_interrupted_load_leaves_the_store_as_it_was(
     process = _start_load(fb15k_nt, loaded.path)
     try:
         _wait_for_writing(process, loaded.path)
-        with pytest.raises(StoreError, match="another process is loading"):
-            loaded.load(fb15k_nt, progress=False)
-        os.kill(process.pid, sig)
+        # Paused while the lock is checked, so that a busy machine cannot let the load finish
+        # before the signal comes (the interrupt then arrives with SIGCONT, mid-load).
+        os.kill(process.pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(StoreError, match="another process is loading"):
+                loaded.load(fb15k_nt, progress=False)
+        finally:
+            os.kill(process.pid, sig)
+            os.kill(process.pid, signal.SIGCONT)
         _, stderr = process.communicate(timeout=120)
     finally:
         if process.poll() is None:

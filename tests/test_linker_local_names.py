@@ -143,3 +143,14 @@ def test_kg_link_command_shows_the_index_and_candidates(store: Store, capsys: py
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "13 entities named: 13 by IRI local names"
     assert MD + "JohnLennonM" in lines[1]
+
+
+def test_doctests_hold() -> None:
+    import doctest
+
+    import nl2sparql.kg.linker as linker_module
+    import nl2sparql.kg.local_names as local_names
+
+    for module in (linker_module, local_names):
+        outcome = doctest.testmod(module)
+        assert outcome.attempted > 0 and outcome.failed == 0, module.__name__
