@@ -11,9 +11,8 @@ says what is asked. A plan for Freebase keeps them: there the ids are real.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from nl2sparql.planner.plan import Answer, Find, MakeSure, Mention, Plan, Step
+from nl2sparql.planner.plan import Find, MakeSure, Mention, Plan, Step, Var
 
 #: a Freebase machine id as plans write it (``m.01mp``, ``g.11b6...``), with or without ``ns:``
 FREEBASE_ID = re.compile(r"^(?:ns:)?[mg]\.[0-9a-z_]+$", re.IGNORECASE)
@@ -23,32 +22,28 @@ def _checks_a_freebase_id(step: Step) -> bool:
     return isinstance(step, MakeSure) and isinstance(step.value, Mention) and bool(FREEBASE_ID.match(step.value.text))
 
 
-def without_freebase_ids(plan: Plan) -> Plan:
-    """``plan`` without its ``Make sure ?v is m.xxx`` steps and the ``Find`` steps whose result
-    nothing else reads any more (the plan itself when it has none).
+def kept_without_freebase_ids(plan: Plan) -> tuple[int, ...]:
+    """The indices of the steps of ``plan`` to keep: all but its ``Make sure ?v is m.xxx``
+    steps and the ``Find`` steps whose result nothing else reads any more. The answer's own
+    steps are always kept (they are read, or assign the answer).
 
     >>> from nl2sparql.grammar.plan_transformer import parse_plan
-    >>> from nl2sparql.grammar.plan_format import format_plan
     >>> plan = parse_plan("Find the place of birth of X, assign it to ?x.\\n"
     ...                   "Find the notable types of ?x, assign it to ?v2.\\nMake sure ?v2 is m.01mp.\\n"
     ...                   "The answer is ?x.\\n")
-    >>> print(format_plan(without_freebase_ids(plan)), end="")
-    Find the place of birth of X, assign it to ?x.
-    The answer is ?x.
+    >>> kept_without_freebase_ids(plan)
+    (0, 3)
     """
-    steps = [step for step in plan.steps if not _checks_a_freebase_id(step)]
-    if len(steps) == len(plan.steps):
-        return plan
-    while True:
-        read = {var for step in steps for var in step.inputs}
-        unread = [
-            i
-            for i, step in enumerate(steps)
-            if isinstance(step, Find) and step.target not in read and step.target != plan.answer
-        ]
-        if not unread:
+    kept = [i for i, step in enumerate(plan.steps) if not _checks_a_freebase_id(step)]
+    while len(kept) < len(plan.steps):
+        read = {var for i in kept for var in plan.steps[i].inputs}
+        feeding = [i for i in kept if _feeds(plan.steps[i], read, plan.answer)]
+        if len(feeding) == len(kept):
             break
-        steps = [step for i, step in enumerate(steps) if i not in unread]
-    if not any(isinstance(step, Find) for step in steps) or not any(isinstance(s, Answer) for s in steps):
-        return plan
-    return replace(plan, steps=tuple(steps))
+        kept = feeding
+    return tuple(kept)
+
+
+def _feeds(step: Step, read: set[Var], answer: Var | None) -> bool:
+    """Whether ``step`` is still needed: it is no ``Find``, or something reads what it finds."""
+    return not isinstance(step, Find) or step.target in read or step.target == answer

@@ -47,7 +47,7 @@ from nl2sparql.kg.label_index import (
     normalize,
     short_id,
 )
-from nl2sparql.kg.local_names import iri_name
+from nl2sparql.kg.local_names import iri_name, without_type_letter
 from nl2sparql.kg.mention_prior import MentionPrior, learn_from_datasets
 
 MAX_NGRAM = 6
@@ -374,10 +374,9 @@ def spoken_name(candidate: Candidate) -> str:
     >>> spoken_name(Candidate("x:FM", "Freddie Mercury M", 1.0, "Freddie Mercury born", (0, 20), "", "fuzzy", 3))
     'Freddie Mercury'
     """
-    head, _, letter = candidate.name.rpartition(" ")
+    head = without_type_letter(candidate.name)
     said = normalize(candidate.mention).split()
-    typed = len(letter) == 1 and letter.isupper() and letter.lower() not in said
-    if typed and head and all(word in said for word in normalize(head).split()):
+    if head and candidate.name[-1].lower() not in said and all(word in said for word in normalize(head).split()):
         return head
     return candidate.name
 

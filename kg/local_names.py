@@ -74,11 +74,20 @@ def local_name_words(iri: str) -> tuple[str, str | None] | None:
     text = _SEPARATORS.sub(" ", _CAMEL.sub(" ", local_part(iri))).strip()
     if not re.search(r"[^\W\d_]{2}", text):
         return None  # an opaque id (digits, one letter): nothing a question would say
-    parts = text.split()
-    variant = None
+    name = " ".join(text.split())
+    return name, without_type_letter(name)
+
+
+def without_type_letter(name: str) -> str | None:
+    """The name less the single capital some ontologies end a local name with (``None``: none).
+
+    >>> without_type_letter("John Lennon P"), without_type_letter("New York City"), without_type_letter("A B")
+    ('John Lennon', None, None)
+    """
+    parts = name.split()
     if len(parts) > 1 and len(parts[-1]) == 1 and parts[-1].isupper() and len(parts[-2]) > 1:
-        variant = " ".join(parts[:-1])
-    return " ".join(parts), variant
+        return " ".join(parts[:-1])
+    return None
 
 
 def schema_terms(store: _Select) -> set[str]:

@@ -21,7 +21,7 @@ from typing import Any
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.assemble import Entities, Recalled, ResolvedPlan, resolve_plan, statement_triples
 from nl2sparql.compiler.ast import IRI, XSD_BOOLEAN, XSD_DATETIME, XSD_INTEGER, AskQuery, Query, Var
-from nl2sparql.compiler.foreign_ids import without_freebase_ids
+from nl2sparql.compiler.foreign_ids import kept_without_freebase_ids
 from nl2sparql.compiler.lowering import LoweringOptions
 from nl2sparql.compiler.lowering import style as lowering_style
 from nl2sparql.compiler.lowering.options import XSD_FLOAT, ValueType
@@ -61,18 +61,6 @@ FREEBASE_VALUE_TYPES: Mapping[str, str] = {
 #: plans on WebQSP test part-A, WebQSP-train bank: gold statement at rank 1 for 95.9% of
 #: steps with weight 0, 93.9% with 0.005, 92.5% with the bank's default 0.02.
 RECALL = RecallSettings(candidates=10, support_weight=0.0)
-
-
-def _kept_with_lines(plan: Plan, kept: Plan, lines: Sequence[int]) -> tuple[Plan, Sequence[int]]:
-    """``kept`` (``plan`` less some steps) with the source lines of the steps it kept."""
-    if kept is plan or not lines:
-        return kept, lines
-    left, out = list(kept.steps), []
-    for step, line in zip(plan.steps, lines, strict=True):
-        if left and step == left[0]:
-            left.pop(0)
-            out.append(line)
-    return kept, out
 
 
 def to_recalled(candidate: Candidate) -> Recalled:
@@ -288,7 +276,10 @@ class PlanCompiler:
             check_plan_size(steps=len(plan.steps))
             check_plan(plan)
         if self.bank.meta.namespace != FREEBASE_NS:
-            plan, lines = _kept_with_lines(plan, without_freebase_ids(plan), lines)
+            kept = kept_without_freebase_ids(plan)
+            if len(kept) < len(plan.steps):
+                plan = replace(plan, steps=tuple(plan.steps[i] for i in kept))
+                lines = [lines[i] for i in kept] if lines else lines
         return resolve_plan(plan, Entities(entities, self.bank.meta.namespace), lines)
 
     def compile(
