@@ -165,7 +165,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     where.add_argument("--store", metavar="DIR", help="Oxigraph store folder (default: <home>/store)")
     where.add_argument("--endpoint", metavar="URL", help="SPARQL 1.1 endpoint URL instead of a store")
     parser.add_argument("--bank", metavar="FILE", help="memory bank file (default: <home>/bank.nl2sq)")
-    parser.add_argument("--planner", metavar="SPEC", help="default | oracle | hf:PATH | openai:URL#MODEL")
+    parser.add_argument("--planner", metavar="SPEC", help="default | plain | oracle | hf:PATH | openai:URL#MODEL")
     parser.add_argument("--timeout", type=float, help="query timeout in seconds (default 30)")
     parser.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
     parser.add_argument("--questions", type=int, default=100, help="questions to time (default 100)")

@@ -9,10 +9,11 @@ and throughput, and the cost of a training step.
     python benchmarks/bench_planner.py --only train --base smollm2 --methods lora --gradient-checkpointing
 
 ``--only plan`` plans the questions with the default planner (``--planner`` names another)
-twice in the same run: the old decoding (beam 4 for every question, the first beam that
-parses wins) and the new one (greedy, constrained by the plan grammar; beams only for a plan
-that does not parse). It prints planning p50 and p95 at batch 1 (exemplar retrieval
-included), throughput at batch 16, and how many greedy outputs needed another try.
+three times in the same run: the old decoding (beam 4 for every question, the first beam
+that parses wins) and the new one (greedy, constrained by the plan grammar; beams only for a
+plan that does not parse), both on torch, and the new one on the numpy runtime. It prints
+planning p50 and p95 at batch 1 (exemplar retrieval included), throughput at batch 16, and
+how many greedy outputs needed another try.
 
 Decoding runs on real questions (WebQSP test part A with their topic entities), with the
 exemplars a planner trained on them reads (their retrieval counted in the batch-1 times). An
@@ -129,16 +130,23 @@ def bench_decode(
     return medians
 
 
-DECODINGS = {"old (beam 4)": {"lazy_beams": False}, "new (greedy, grammar)": {}}
+#: what ``--only plan`` compares: the decoding options and the runtime (planner/numpy_model.py)
+DECODINGS = {
+    "old (beam 4, torch)": ({"lazy_beams": False}, "torch"),
+    "greedy, grammar, torch": ({}, "torch"),
+    "greedy, grammar, numpy": ({}, "numpy"),
+}
 
 
 def bench_plan(spec: str, items: Items) -> None:
-    """Planning with the old and the new decoding, through the planner backend (what the pipeline calls)."""
+    """Planning with the old and the new decoding, on torch and on numpy, through the planner
+    backend (what the pipeline calls)."""
     from nl2sparql.planner.backends import open_planner
 
     requests = [{"question": q, "entities": e} for q, e in items]
     figures = {}
-    for label, options in DECODINGS.items():
+    for label, (options, runtime) in DECODINGS.items():
+        os.environ["NL2SPARQL_PLANNER_RUNTIME"] = runtime
         planner = open_planner(spec, **options)
         planner.plan_batch(requests[:2], batch_size=1)  # warm-up
         times, retried = [], 0
@@ -152,12 +160,13 @@ def bench_plan(spec: str, items: Items) -> None:
         rate = len(requests) / (time.perf_counter() - began)
         figures[label] = statistics.median(times), rate
         print(
-            f"plan {label:22s} batch 1: p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms"
+            f"plan {label:24s} batch 1: p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms"
             f"   batch 16: {rate:6.2f} questions/s   needed another try: {retried}/{len(requests)}"
         )
         planner.close()
-    (old_p50, old_rate), (new_p50, new_rate) = figures.values()
-    print(f"new / old: batch-1 p50 x{new_p50 / old_p50:.2f}, batch-16 throughput x{new_rate / old_rate:.2f}")
+    old_p50, old_rate = next(iter(figures.values()))
+    for label, (p50, rate) in list(figures.items())[1:]:
+        print(f"{label} / old: batch-1 p50 x{p50 / old_p50:.2f}, batch-16 throughput x{rate / old_rate:.2f}")
 
 
 def bench_train_step(

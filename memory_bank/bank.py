@@ -10,6 +10,7 @@ stored vectors, so no sentence is embedded twice.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -21,6 +22,7 @@ from nl2sparql.memory_bank.describe import Describer
 from nl2sparql.memory_bank.embedder import Embedder, default_embedder
 from nl2sparql.memory_bank.errors import BankDimensionError, MemoryBankError
 from nl2sparql.memory_bank.index import IndexSettings, VectorIndex
+from nl2sparql.memory_bank.lazy_entries import LazyEntries
 from nl2sparql.memory_bank.recall import Recall, RecallSettings, make_recall
 from nl2sparql.memory_bank.statement import STRUCTURES, Constraint, Entry, Statement
 
@@ -120,13 +122,22 @@ class MemoryBank:
                 raise BankDimensionError(
                     f"index dimension {idx.dimension} differs from the embedder dimension {meta.dimension}"
                 )
-        self.statements = tuple(statements)
-        self.constraints = tuple(constraints)
+        # a bank read from a file keeps its entries unmade until read (memory_bank/lazy_entries.py)
+        self.statements: Sequence[Statement] = statements if isinstance(statements, LazyEntries) else tuple(statements)
+        self.constraints: Sequence[Constraint] = (
+            constraints if isinstance(constraints, LazyEntries) else tuple(constraints)
+        )
         self._indexes = {"graph": statement_index, "constraint": constraint_index}
         self.meta = meta
         self._embedder = embedder
-        self._by_key: dict[str, Entry] = {e.key: e for e in (*self.statements, *self.constraints)}
-        self._by_id: dict[str, Entry] = {e.id: e for e in (*self.statements, *self.constraints)}
+
+    @functools.cached_property
+    def _by_key(self) -> dict[str, Entry]:
+        return {e.key: e for e in (*self.statements, *self.constraints)}
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in (*self.statements, *self.constraints)}
 
     # -- building ------------------------------------------------------------------------------
 
@@ -200,7 +211,7 @@ class MemoryBank:
             raise MemoryBankError(f"section must be one of {SECTIONS}, got {section!r}")
         return self._indexes[section]
 
-    def entries(self, section: str = "graph") -> tuple[Entry, ...]:
+    def entries(self, section: str = "graph") -> Sequence[Entry]:
         self.index(section)
         return self.statements if section == "graph" else self.constraints
 

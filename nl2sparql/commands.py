@@ -36,7 +36,7 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--endpoint-password", help="basic-auth password for --endpoint")
     group.add_argument("--endpoint-token", help="bearer token for --endpoint")
     group.add_argument("--bank", help="memory bank file (.nl2sq; default: <home>/bank.nl2sq)")
-    group.add_argument("--planner", help="default | oracle | hf:PATH[+ADAPTER] | openai:URL#MODEL")
+    group.add_argument("--planner", help="default | plain | oracle | hf:PATH[+ADAPTER] | openai:URL#MODEL")
     group.add_argument("--dialect", help="output SPARQL dialect: sparql11 | full-iri | virtuoso")
     group.add_argument("--timeout", type=float, help="query timeout in seconds (default 30)")
     group.add_argument("--limit", type=int, help="at most this many answers per question")
@@ -129,7 +129,7 @@ def ask_service(address: str, args: argparse.Namespace) -> Any:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    from nl2sparql.pipeline import check_question
+    from nl2sparql.question import check_question
 
     question = check_question(args.question)  # before the bank, store and planner are opened
     entities = parse_entities(args.entities)

@@ -122,7 +122,7 @@ def check_planner(home: Path, report: dict[str, Any]) -> Path | None:
     """Load nothing, but say which default planner ``ask`` will use (and whether there is one)."""
     from nl2sparql.planner import gguf_base
     from nl2sparql.planner.backends.local import SHIPPED_PLANNER, default_planner_dir
-    from nl2sparql.planner.model import META_FILE, read_meta
+    from nl2sparql.planner.model_meta import META_FILE, read_meta
 
     folder = default_planner_dir(home)
     if not (folder / META_FILE).is_file():
@@ -146,5 +146,29 @@ def setup_home(home: str | Path | None = None, force: bool = False, progress: bo
     build_store(target, force, progress, report)
     build_bank(target, force, progress, report)
     build_exemplars(target, force, report)
-    check_planner(target, report)
+    folder = check_planner(target, report)
+    if folder is not None:
+        build_planner_runtime(folder, report)
     return report
+
+
+def build_planner_runtime(folder: Path, report: dict[str, Any]) -> None:
+    """Build what the planner's numpy runtime reads, the merged LoRA weights, once, with torch
+    (planner/merged_cache.py), so that the first ``ask`` starts as fast as the others."""
+    from nl2sparql.planner import merged_cache
+    from nl2sparql.planner.backends.local import load_model
+    from nl2sparql.planner.errors import PlannerModelError
+    from nl2sparql.planner.model_meta import read_meta
+    from nl2sparql.planner.numpy_model import open_numpy
+
+    if not merged_cache.enabled():
+        report["planner runtime"] = "torch (NL2SPARQL_PLANNER_CACHE=0 keeps no merged weights)"
+        return
+    meta = read_meta(folder)
+    try:
+        load_model(folder, meta)
+    except PlannerModelError as exc:
+        report["planner runtime"] = f"the planner does not load: {exc}"
+        return
+    fast = open_numpy(folder, meta)
+    report["planner runtime"] = "numpy" if fast is not None else "torch (not a BERT encoder-decoder)"

@@ -20,30 +20,9 @@ from typing import Any
 
 from nl2sparql.errors import ConfigError, DeadlineExceeded, InvalidQuestion, Nl2SparqlError
 from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.question import check_question
 from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Recalled, Stage, StageEvent
 from nl2sparql.settings import DIALECTS, Settings, load_settings
-
-MAX_QUESTION_CHARS = 2_000
-
-
-def check_question(question: object) -> str:
-    """The question, stripped; :class:`InvalidQuestion` when it is not one."""
-    if not isinstance(question, str):
-        raise InvalidQuestion(f"the question must be text, got {type(question).__name__}")
-    text = question.strip()
-    if not text:
-        raise InvalidQuestion("the question is empty")
-    if len(text) > MAX_QUESTION_CHARS:
-        raise InvalidQuestion(
-            f"the question has {len(text):,} characters; at most {MAX_QUESTION_CHARS:,} are read (MAX_QUESTION_CHARS)"
-        )
-    if "\x00" in text:
-        raise InvalidQuestion("the question contains a NUL character")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:  # bytes that were not UTF-8 (argv) or an escaped lone surrogate (JSON)
-        raise InvalidQuestion(f"the question is not valid UTF-8 text (at character {exc.start + 1})") from None
-    return text
 
 
 def _recalled(resolved: Any, recalls: Mapping[int, Any]) -> tuple[Recalled, ...]:
@@ -88,7 +67,7 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     if settings.exemplars:
         if not local:
             raise ConfigError(
-                f"exemplars are read by a local planner (default, grounded, hf:), not {settings.planner!r}"
+                f"exemplars are read by a local planner (default, grounded, plain, hf:), not {settings.planner!r}"
             )
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:

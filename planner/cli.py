@@ -122,6 +122,9 @@ EXPORT_EPILOG = """examples:
 """
 
 
+BANK_HELP = "memory bank whose relation hints a local planner reads (default: <home>/bank.nl2sq)"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``planner`` command group."""
     from nl2sparql.planner.names import DEFAULT_BASE, DEFAULT_METHOD
@@ -218,6 +221,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--entities", default="{}", help='JSON: {"id": "name", ...} or ["name", ...]')
     run.add_argument("--gold-sparql", help="gold SPARQL (for the oracle planner), or @FILE")
     run.add_argument("--beams", type=int, help="beam width of a local model (default 4; 1 = greedy)")
+    run.add_argument("--bank", type=Path, help=BANK_HELP)
     run.add_argument("--json", action="store_true", help="print the result as JSON")
     run.set_defaults(func=_run)
 
@@ -240,6 +244,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--split", choices=("dev", "part-a"), default="dev", help="dev (default) or part-a")
     evaluate.add_argument("--planner", default="default", help="planner spec (default: default)")
     evaluate.add_argument("--beams", type=int, help="beam width of a local model (default 4; 1 = greedy)")
+    evaluate.add_argument("--bank", type=Path, help=BANK_HELP)
     evaluate.add_argument(
         "--decoding",
         choices=("greedy-first", "beams"),
@@ -449,14 +454,27 @@ def _gold(value: str | None) -> str | None:
         raise PlannerError(f"cannot read --gold-sparql file {value[1:]}: {exc.strerror or exc}") from None
 
 
-def _run(args: argparse.Namespace) -> int:
-    from nl2sparql.planner.backends import LOCAL_PLANNERS, open_planner
+def _local_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of ``--beams`` and ``--bank``, which only a local planner takes."""
+    from nl2sparql.planner.backends import LOCAL_PLANNERS
 
     options: dict[str, Any] = {}
+    for flag in ("beams", "bank"):
+        if getattr(args, flag) is not None and args.planner.split(":", 1)[0] not in LOCAL_PLANNERS:
+            raise PlannerError(f"--{flag} applies to local models (default, grounded, plain, hf:) only")
     if args.beams is not None:
-        if args.planner.split(":", 1)[0] not in LOCAL_PLANNERS:
-            raise PlannerError("--beams applies to local models (default, grounded, hf:) only")
         options["num_beams"] = args.beams
+    if args.bank is not None:
+        from nl2sparql.memory_bank.bank_file import load_bank
+
+        options["bank"] = load_bank(args.bank)
+    return options
+
+
+def _run(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.backends import open_planner
+
+    options = _local_options(args)
     with open_planner(args.planner, **options) as planner:
         output = planner.plan(args.question, _entities(args.entities), _gold(args.gold_sparql))
     if args.json:
@@ -482,14 +500,13 @@ def _eval(args: argparse.Namespace) -> int:
     if args.limit_questions is not None and args.limit_questions < 1:
         raise PlannerError(f"--limit-questions must be at least 1, got {args.limit_questions}")
     examples = split_examples(args.split)[: args.limit_questions]
-    options: dict[str, Any] = {}
-    if args.beams is not None:
-        options["num_beams"] = args.beams
+    options = _local_options(args)
     if args.decoding is not None:
         options["lazy_beams"] = args.decoding == "greedy-first"
     with open_planner(args.planner, **options) as planner:
         report = score_plans(planner, examples, batch_size=args.batch, progress=not args.quiet)
-    report["run"] = {"split": args.split, "planner": args.planner, **options}
+    shown = {key: str(args.bank) if key == "bank" else value for key, value in options.items()}
+    report["run"] = {"split": args.split, "planner": args.planner, **shown}
     title = f"planner {args.planner} on {args.split}"
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)

@@ -32,8 +32,8 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
 import regex
-import torch
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedToken
 
@@ -246,7 +246,8 @@ class GrammarLogitsProcessor:
         self.unconstrained = 0
         self.checks = 0
 
-    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        """``scores`` (batch, vocabulary), torch or numpy, with the tokens that do not fit masked."""
         for row in range(scores.shape[0]):
             written = input_ids[row, self.prompt_length :].tolist()
             if written and (written[-1] in self.eos_ids or written[-1] == self.tokenizer.pad_token_id):
@@ -256,9 +257,9 @@ class GrammarLogitsProcessor:
             self._constrain(row, written, scores[row])
         return scores
 
-    def _constrain(self, row: int, written: list[int], scores: torch.Tensor) -> None:
+    def _constrain(self, row: int, written: list[int], scores: Any) -> None:
         before = self.tokenizer.decode(written, skip_special_tokens=True)
-        for token in torch.topk(scores, min(self.top_k, scores.shape[-1])).indices.tolist():
+        for token in _best(scores, self.top_k):
             self.checks += 1
             if self._fits(row, written, token, before):
                 return
@@ -279,7 +280,7 @@ class GrammarLogitsProcessor:
         prefix = plan_prefix(text, self.codec, self._names(row))
         return allowed_prefix(prefix)
 
-    def _force(self, row: int, written: list[int], scores: torch.Tensor) -> bool:
+    def _force(self, row: int, written: list[int], scores: Any) -> bool:
         """Write the plan's closing, one token a step (worked out on the first step of it); when no
         fixed ending closes the output yet (a word half written), say so: the step stays constrained."""
         if row not in self.forced:
@@ -292,12 +293,21 @@ class GrammarLogitsProcessor:
             self.forced[row] = self.tokenizer.encode(tail, add_special_tokens=False) + [self.eos]
         queue = self.forced[row]
         token = queue.pop(0) if queue else self.eos
-        scores.fill_(-float("inf"))
+        scores[:] = -float("inf")
         scores[token] = 0.0
         return True
 
     def _names(self, row: int) -> tuple[str, ...]:
         return self.names[row] if row < len(self.names) else ()
+
+
+def _best(scores: Any, k: int) -> list[int]:
+    """The ``k`` best-scoring tokens of one row of torch or numpy scores, best first."""
+    if isinstance(scores, np.ndarray):
+        k = min(k, scores.shape[-1])
+        top = np.argpartition(-scores, k - 1)[:k]
+        return [int(t) for t in top[np.argsort(-scores[top], kind="stable")]]
+    return [int(t) for t in scores.topk(min(k, scores.shape[-1])).indices.tolist()]
 
 
 def _single(token: int | list[int] | None) -> int | None:

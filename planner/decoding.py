@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.model import PlannerModel
 from nl2sparql.planner.plan import Plan, PlanError
+
+if TYPE_CHECKING:  # the numpy runtime decodes without torch, which the model module imports
+    from nl2sparql.planner.model import PlannerModel
+    from nl2sparql.planner.numpy_model import NumpyPlanner
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +88,7 @@ def _first_plan(candidates: Sequence[str]) -> tuple[str, Plan, int] | PlanError:
 
 
 def decode_plans(
-    model: PlannerModel,
+    model: PlannerModel | NumpyPlanner,
     inputs: Sequence[str],
     names: Sequence[Sequence[str]],
     questions: Sequence[str],
@@ -147,7 +151,7 @@ def decode_plans(
 
 
 def alternative_plans(
-    model: PlannerModel,
+    model: PlannerModel | NumpyPlanner,
     sources: Sequence[str],
     names: Sequence[Sequence[str]],
     chosen: Sequence[Plan],

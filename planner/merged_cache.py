@@ -6,7 +6,8 @@ initialised), applies the adapter with peft and merges it: several seconds of ev
 them. The merged model is the same every time, so the first load writes it (weights,
 config, tokenizer) to ``<home>/cache/planner-<key>``, keyed by the sha256 of the planner
 folder's files and the torch and transformers versions; later loads read it with one
-``from_pretrained`` and never import peft. It is only a cache: one that cannot be written
+``from_pretrained`` and never import peft, and the numpy runtime (planner/numpy_model.py)
+reads it without torch. It is only a cache: one that cannot be written
 is skipped, one that cannot be read is rebuilt, and ``NL2SPARQL_PLANNER_CACHE=0`` turns it off.
 """
 
@@ -16,10 +17,9 @@ import hashlib
 import os
 import shutil
 import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
-
-import torch
 
 from nl2sparql.config import home_dir
 
@@ -34,15 +34,14 @@ def enabled() -> bool:
 
 def cache_folder(planner: Path) -> Path | None:
     """Where the merged weights of the planner in ``planner`` are kept; ``None`` when it cannot say."""
-    import transformers
-
-    digest = hashlib.sha256(f"torch {torch.__version__} transformers {transformers.__version__}".encode())
     try:
+        # read from the installed metadata: importing torch to ask costs a second
+        digest = hashlib.sha256(f"torch {version('torch')} transformers {version('transformers')}".encode())
         for path in sorted(p for p in planner.iterdir() if p.is_file()):
             if path.stat().st_size > MAX_HASHED_BYTES:
                 return None
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    except OSError:
+    except (OSError, PackageNotFoundError):
         return None
     return home_dir() / "cache" / f"planner-{digest.hexdigest()[:24]}"
 

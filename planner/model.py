@@ -35,7 +35,7 @@ import torch
 from nl2sparql.planner import gguf_base
 from nl2sparql.planner.adapter_int8 import CONFIG_FILE, readable_adapter
 from nl2sparql.planner.errors import PlannerModelError
-from nl2sparql.planner.input_format import INPUT_FORMAT_VERSION
+from nl2sparql.planner.model_meta import META_FILE, META_FORMAT, read_meta
 from nl2sparql.planner.names import DEFAULT_BASE
 from nl2sparql.planner.target_text import Codec, choose_codec, decode_output, encode_target
 
@@ -50,8 +50,6 @@ warnings.filterwarnings("ignore", message="Could not find a config file in", cat
 
 Architecture = Literal["seq2seq", "causal"]
 
-META_FILE = "planner.json"
-META_FORMAT = 1
 #: Prompt suffix of a causal model: the plan follows it.
 CAUSAL_PROMPT_SUFFIX = "\nplan:\n"
 
@@ -361,6 +359,9 @@ class PlannerModel:
             for i in range(len(inputs))
         ]
 
+    def parameter_count(self) -> int:
+        return sum(p.numel() for p in self.model.parameters())
+
     # ---- persistence ----------------------------------------------------------------------
     @property
     def is_lora(self) -> bool:
@@ -484,27 +485,3 @@ def _load_full(folder: Path, architecture: Architecture) -> tuple[Any, Any]:
             raise PlannerModelError(f"cannot load the planner model in {folder}: {exc}") from None
     _set_special_tokens(model, tokenizer, architecture)
     return model, tokenizer
-
-
-def read_meta(folder: str | Path) -> dict[str, Any]:
-    """``planner.json`` of a trained model folder, checked for what loading needs."""
-    path = Path(folder) / META_FILE
-    if not path.is_file():
-        raise PlannerModelError(
-            f"{folder} is not a trained planner (no {META_FILE}); train one with 'nl2sparql planner train'"
-        )
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PlannerModelError(f"{path} is unreadable: {exc}") from None
-    missing = [key for key in ("format", "base", "architecture", "method", "codec", "input_format") if key not in meta]
-    if missing:
-        raise PlannerModelError(f"{path} lacks {', '.join(missing)}")
-    if meta["format"] != META_FORMAT:
-        raise PlannerModelError(f"{path} has format {meta['format']}; this version reads format {META_FORMAT}")
-    if meta["input_format"] != INPUT_FORMAT_VERSION:
-        raise PlannerModelError(
-            f"{path}: the model was trained on input format {meta['input_format']}, "
-            f"this version writes format {INPUT_FORMAT_VERSION}; retrain it"
-        )
-    return meta

@@ -1,9 +1,11 @@
-"""The planner shipped with the package: it loads offline and writes plans that parse.
+"""The planners shipped with the package: they load offline and write plans that parse.
 
 ``nl2sparql/planner/default`` holds a LoRA adapter on the MiniLM encoder-decoder, made by
 ``planner train`` and ``planner export`` (README, "Planner"). Loaded with the hub turned
 off, it must plan real WebQSP dev questions (never trained on) into text the plan grammar
 reads, of the right type for most of them; beams it finds readable come as alternatives.
+``nl2sparql/planner/plain`` holds the previous default (``--planner plain``), which reads
+no relation hints and so needs no bank.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from nl2sparql.kg.splits import is_webqsp_dev
 from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
 from nl2sparql.planner.backends import open_planner
-from nl2sparql.planner.backends.local import SHIPPED_PLANNER, hints_for
+from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER, hints_for
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
@@ -92,6 +94,16 @@ def test_it_loads_offline_when_home_has_none(planner, tmp_path: Path, monkeypatc
     output = planner.plan("what is the name of justin bieber brother?", {"m.06w2sn5": "Justin Bieber"})
     assert output.plan.type in ("simple", "composition") and output.plan.steps[0].__class__.__name__ == "Find"
     assert "Justin Bieber" in output.text  # the entity's own spelling, restored after the lower-casing tokenizer
+
+
+@pytest.mark.skipif(not (SHIPPED_PLAIN / META_FILE).is_file(), reason="no plain planner shipped")
+def test_plain_is_the_previous_default_and_needs_no_bank(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(home))  # its exemplars, but no bank.nl2sq
+    assert not (home / "bank.nl2sq").exists()
+    with open_planner("plain") as plain:
+        assert plain.hints is None and plain.info()["planner"] == "plain"
+        output = plain.plan("what is the name of justin bieber brother?", {"m.06w2sn5": "Justin Bieber"})
+    assert output.plan.type in ("simple", "composition") and "Justin Bieber" in output.text
 
 
 def test_it_plans_dev_questions_it_never_saw(planner) -> None:  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""The embedder's plain-torch all-MiniLM-L6-v2 against transformers' own BERT on the same weights.
+"""The embedder's numpy all-MiniLM-L6-v2 against transformers' own BERT on the same weights.
 
 sentence-transformers computes this model's vectors as ``BertModel`` -> mean over the
 attention mask -> unit length, with at most 256 tokens; transformers is installed (the

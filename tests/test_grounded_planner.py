@@ -1,16 +1,15 @@
-"""The planner shipped for your own KG (``--planner grounded``) on a graph it has never seen.
+"""The default planner (also named ``--planner grounded``) on a graph it has never seen.
 
-``planner/grounded`` is an int8 LoRA adapter made by ``planner train`` and ``planner
+``planner/default`` is an int8 LoRA adapter made by ``planner train`` and ``planner
 export`` from pairs with relation hints, KG-pattern pairs and the QALD shapes (README,
 "Planner"). On the records graph (no labels, its own namespaces) with a bank built from
-the store alone and the entities the linker finds, it must write the shapes the default
-planner never writes (a yes/no plan compiled to ``ASK``, a name that contains a word) in
-the graph's words, and the pipeline must answer them. Real store, embedder and planner.
+the store alone and the entities the linker finds, it must write the shapes the previous
+default (``--planner plain``) never writes (a yes/no plan compiled to ``ASK``, a name that
+contains a word) in the graph's words, and the pipeline must answer them. Real store,
+embedder and planner.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from test_planner_user_exemplars import OWN_KG
@@ -22,14 +21,13 @@ from nl2sparql.memory_bank.build_store import build_bank_from_store
 from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.pipeline import Pipeline
 from nl2sparql.planner.backends import open_planner
-from nl2sparql.planner.backends.local import SHIPPED_GROUNDED
+from nl2sparql.planner.backends.local import SHIPPED_PLANNER
 from nl2sparql.planner.data import build_exemplar_memory
-from nl2sparql.planner.errors import PlannerError
 from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.relation_hints import relation_count
 
-pytestmark = pytest.mark.skipif(not (SHIPPED_GROUNDED / META_FILE).is_file(), reason="no grounded planner shipped")
+pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
 ID = "http://example.org/records/id/"
 
 
@@ -42,22 +40,24 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
 
 @pytest.fixture(scope="module")
 def pipeline(store: Store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """The records graph's store-only bank, and the grounded planner reading its hints and the
-    exemplar memory ``nl2sparql setup`` builds in the home folder."""
+    """The records graph's store-only bank, and the default planner (home has none trained:
+    the shipped one) reading its hints and the exemplar memory ``nl2sparql setup`` builds in
+    the home folder."""
     home = tmp_path_factory.mktemp("home")
     build_exemplar_memory(home / EXEMPLARS_DIR)
     bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="records")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NL2SPARQL_HOME", str(home))
-        planner = open_planner("grounded", bank=bank)
+        planner = open_planner("default", bank=bank)
     with planner:
         yield Pipeline(bank=bank, planner=planner, store=store)
 
 
 def test_it_reads_the_graphs_relation_hints(pipeline: Pipeline) -> None:
-    meta = read_meta(SHIPPED_GROUNDED)
+    meta = read_meta(SHIPPED_PLANNER)
     assert pipeline.planner.hints is not None and pipeline.planner.hints.k == relation_count(meta) == 8
-    adapter = SHIPPED_GROUNDED / "adapter_model.int8.safetensors"
+    assert pipeline.planner.hints.bank is pipeline.bank  # the graph's own bank, not the home one
+    adapter = SHIPPED_PLANNER / "adapter_model.int8.safetensors"
     assert meta["exported"]["dtype"] == "int8" and adapter.stat().st_size < 10e6
 
 
@@ -101,8 +101,3 @@ def test_it_answers_at_least_14_of_the_20_records_questions(pipeline: Pipeline) 
         == 1.0
     ]
     assert len(examples) == 20 and len(right) >= 14, right
-
-
-def test_the_spec_takes_no_argument(tmp_path: Path) -> None:
-    with pytest.raises(PlannerError, match="'grounded' planner takes no argument"):
-        open_planner("grounded:" + str(tmp_path))

@@ -17,11 +17,14 @@ import pytest
 from nl2sparql.config import data_file
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner import cli
-from nl2sparql.planner.backends import available_planners, open_planner, register_planner
+from nl2sparql.planner.backends import LOCAL_PLANNERS, available_planners, open_planner, register_planner
 from nl2sparql.planner.backends.base import Planner, PlannerOutput, PlanRequest
+from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER
 from nl2sparql.planner.backends.oracle import OraclePlanner
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
+from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.plan import Answer, Find, Mention, Plan, PlanError, Var
+from nl2sparql.planner.relation_hints import relation_count
 
 
 def first_predicate_plan(gold_sparql: str, entities: Mapping[str, str]) -> Plan:
@@ -160,13 +163,43 @@ def test_the_default_planner_says_how_to_get_one(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
     monkeypatch.setattr(local, "SHIPPED_PLANNER", tmp_path / "not-shipped")  # a checkout without one
+    monkeypatch.setattr(local, "SHIPPED_PLAIN", tmp_path / "not-shipped-plain")
     with pytest.raises(PlannerModelError, match=f"no trained planner in {tmp_path / 'planner'}: run 'nl2sparql setup'"):
         open_planner("default")
+    for name, folder in (("grounded", "not-shipped"), ("plain", "not-shipped-plain")):
+        with pytest.raises(PlannerModelError, match=f"no {name} planner in {tmp_path / folder}: reinstall"):
+            open_planner(name)
+        with pytest.raises(PlannerError, match=f"the '{name}' planner takes no argument"):
+            open_planner(f"{name}:{tmp_path}")
     with pytest.raises(PlannerModelError, match="is not a folder"):
         open_planner(f"hf:{tmp_path / 'absent'}")
     (tmp_path / "model").mkdir()
     with pytest.raises(PlannerModelError, match="no config.json"):
         open_planner(f"hf:{tmp_path / 'model'}")
+
+
+@pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
+def test_grounded_is_the_shipped_default_and_plain_the_previous_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``default`` (with no planner trained into home) and ``grounded`` open the same shipped
+    folder, whose planner reads relation hints; ``plain`` opens the previous default, which
+    reads none. Both folders are packaged."""
+    from nl2sparql.planner.backends import local
+
+    opened: list[tuple[str, Path]] = []
+    monkeypatch.setattr(local, "_open_folder", lambda name, folder, options: opened.append((name, folder)))
+    monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
+    for name in ("default", "grounded", "plain"):
+        open_planner(name)
+    assert opened == [("default", SHIPPED_PLANNER), ("grounded", SHIPPED_PLANNER), ("plain", SHIPPED_PLAIN)]
+    assert relation_count(read_meta(SHIPPED_PLANNER)) == 8 and relation_count(read_meta(SHIPPED_PLAIN)) == 0
+    assert {"default", "grounded", "plain"} <= set(available_planners()) & set(LOCAL_PLANNERS)
+    root = SHIPPED_PLANNER.parents[1]
+    if (root / "setup.py").is_file():  # a checkout, not an installed wheel
+        setup_py, manifest = (root / "setup.py").read_text(), (root / "MANIFEST.in").read_text()
+        for folder in (SHIPPED_PLANNER, SHIPPED_PLAIN):
+            assert f'"{folder.name}/*"' in setup_py and f"graft planner/{folder.name}\n" in manifest
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -193,8 +226,10 @@ def test_cli_reports_bad_entities_and_lists_planners(capsys: pytest.CaptureFixtu
         run_cli(["run", "--planner", "echo", "who?", "--entities", "[1, 2]"], capsys)
     with pytest.raises(PlannerError, match="--beams applies to local models"):
         run_cli(["run", "--planner", "echo", "who?", "--beams", "2"], capsys)
+    with pytest.raises(PlannerError, match="--bank applies to local models"):
+        run_cli(["eval", "--planner", "echo", "--bank", "my.nl2sq"], capsys)
     code, out = run_cli(["info", "--json"], capsys)
-    assert code == 0 and {"default", "hf", "openai", "oracle"} <= set(json.loads(out)["planners"])
+    assert code == 0 and {"default", "grounded", "plain", "hf", "openai", "oracle"} <= set(json.loads(out)["planners"])
 
 
 def test_the_other_beams_that_read_as_other_plans_are_alternatives() -> None:

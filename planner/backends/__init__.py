@@ -1,8 +1,10 @@
 """Planner backends, chosen by a spec string and loaded only when asked for.
 
 =============================  ====================================================
-``default``                    the trained planner in ``<home>/planner``
-``grounded``                   the shipped planner for your own KG (reads relation hints)
+``default``                    the trained planner in ``<home>/planner``, else the shipped
+                               one (it reads the relation hints of the bank in use)
+``grounded``                   the shipped planner, by its name before it became the default
+``plain``                      the previous default, which reads no relation hints
 ``hf:PATH[+ADAPTER]``          a local seq2seq or causal LM (optionally + LoRA)
 ``openai:URL#MODEL``           an OpenAI-compatible chat-completions server
 ``oracle[:module:function]``   gold plans synthesised from gold SPARQL
@@ -44,9 +46,10 @@ _BUILTIN: dict[str, str] = {
     "hf": "nl2sparql.planner.backends.local:open_hf",
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
     "oracle": "nl2sparql.planner.backends.oracle:open_oracle",
+    "plain": "nl2sparql.planner.backends.local:open_plain",
 }
 #: the schemes of the planners that decode on this machine (beams, exemplars, relation hints)
-LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "hf")
+LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "hf")
 
 _registered: dict[str, Factory] = {}
 

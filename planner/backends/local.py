@@ -1,9 +1,13 @@
 """Planners backed by a local language model: ``default`` (the trained planner in the home
-folder) and ``hf:PATH[+ADAPTER]`` (any local Hugging Face seq2seq or causal LM, with an
-optional LoRA adapter, or a folder written by ``nl2sparql planner train``).
+folder, else the one shipped with the package; ``grounded`` names the shipped one), ``plain``
+(the previous default, shipped beside it) and ``hf:PATH[+ADAPTER]`` (any local Hugging Face
+seq2seq or causal LM, with an optional LoRA adapter, or a folder written by ``nl2sparql
+planner train``).
 
-Models load once, on the device torch offers (a GPU when there is one), and decode with
-:func:`~nl2sparql.planner.decoding.decode_plans`.
+Models load once and decode with :func:`~nl2sparql.planner.decoding.decode_plans`: a
+shipped or trained planner in numpy on a CPU once its merged weights are built
+(:func:`load_model`, planner/numpy_model.py), else on the device torch offers (a GPU when
+there is one).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
@@ -21,10 +25,14 @@ from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_pla
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
-from nl2sparql.planner.model import META_FILE, PlannerModel
+from nl2sparql.planner.model_meta import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.plan import Plan
 from nl2sparql.planner.relation_hints import RelationHints, relation_count
+
+if TYPE_CHECKING:  # loaded when a planner is opened: the numpy runtime never imports torch
+    from nl2sparql.planner.model import PlannerModel
+    from nl2sparql.planner.numpy_model import NumpyPlanner
 
 DECODING_KEYS = (
     "num_beams",
@@ -43,7 +51,7 @@ class LocalPlanner(Planner):
 
     def __init__(
         self,
-        model: PlannerModel,
+        model: PlannerModel | NumpyPlanner,
         options: DecodingOptions | None = None,
         name: str = "hf",
         exemplars: ExemplarMemory | None = None,
@@ -99,7 +107,7 @@ class LocalPlanner(Planner):
             "architecture": self.model.architecture,
             "codec": self.model.codec,
             "device": str(self.model.device),
-            "parameters": sum(p.numel() for p in self.model.model.parameters()),
+            "parameters": self.model.parameter_count(),
             "decoding": {key: getattr(self.options, key) for key in DECODING_KEYS},
             **meta,
             "data": self.model.meta.get("data"),
@@ -144,10 +152,11 @@ def hints_for(meta: dict[str, Any], bank: Any | None, home: Path | None = None) 
     return RelationHints(bank, k)
 
 
-#: The planner shipped with the package (a LoRA adapter on minilm-ed; see README "Planner").
+#: The planner shipped with the package (a LoRA adapter on minilm-ed that reads relation
+#: hints; see README "Planner"), also named ``grounded``.
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
-#: The planner for graphs other than Freebase shipped with the package (README "Bring your own KG").
-SHIPPED_GROUNDED = Path(__file__).resolve().parents[1] / "grounded"
+#: The previous default, shipped beside it: it reads no relation hints.
+SHIPPED_PLAIN = Path(__file__).resolve().parents[1] / "plain"
 
 
 def exemplars_for(
@@ -178,8 +187,7 @@ def default_planner_dir(home: Path | None = None) -> Path:
 
 def open_default(argument: str, **options: Any) -> LocalPlanner:
     """``default``: the planner in ``<home>/planner``, else the one shipped with the package."""
-    if argument:
-        raise PlannerError("the 'default' planner takes no argument; use hf:PATH for another model folder")
+    _no_argument("default", argument)
     folder = default_planner_dir()
     if not (folder / META_FILE).is_file():
         raise PlannerModelError(
@@ -190,20 +198,51 @@ def open_default(argument: str, **options: Any) -> LocalPlanner:
 
 
 def open_grounded(argument: str, **options: Any) -> LocalPlanner:
-    """``grounded``: the shipped planner that reads the relation hints of the graph's own bank
-    and writes QALD's shapes (yes/no, aggregates, text matches): the one for your own KG."""
+    """``grounded``: the shipped default, whatever ``<home>/planner`` holds (the name it had
+    before it became the default): it reads the relation hints of the graph's own bank and
+    writes QALD's shapes (yes/no, aggregates, text matches)."""
+    return _open_shipped("grounded", SHIPPED_PLANNER, argument, options)
+
+
+def open_plain(argument: str, **options: Any) -> LocalPlanner:
+    """``plain``: the previous default, which reads no relation hints."""
+    return _open_shipped("plain", SHIPPED_PLAIN, argument, options)
+
+
+def _no_argument(name: str, argument: str) -> None:
     if argument:
-        raise PlannerError("the 'grounded' planner takes no argument; use hf:PATH for another model folder")
-    if not (SHIPPED_GROUNDED / META_FILE).is_file():
-        raise PlannerModelError(f"no grounded planner in {SHIPPED_GROUNDED}: reinstall nl2sparql")
-    return _open_folder("grounded", SHIPPED_GROUNDED, options)
+        raise PlannerError(f"the '{name}' planner takes no argument; use hf:PATH for another model folder")
+
+
+def _open_shipped(name: str, folder: Path, argument: str, options: dict[str, Any]) -> LocalPlanner:
+    _no_argument(name, argument)
+    if not (folder / META_FILE).is_file():
+        raise PlannerModelError(f"no {name} planner in {folder}: reinstall nl2sparql")
+    return _open_folder(name, folder, options)
 
 
 def _open_folder(name: str, folder: Path, options: dict[str, Any]) -> LocalPlanner:
     decoding, device, given, bank = _options(options)
+    meta = read_meta(folder)  # a missing exemplar memory or bank is said before the model loads
+    memory, hints = exemplars_for(folder, meta, given=given), hints_for(meta, bank)
+    return LocalPlanner(load_model(folder, meta, device), decoding, name=name, exemplars=memory, hints=hints)
+
+
+def load_model(folder: Path, meta: dict[str, Any], device: Any = None) -> PlannerModel | NumpyPlanner:
+    """The planner in ``folder``: on the numpy runtime where it runs there (a BERT encoder-decoder
+    on the CPU, its merged weights built), else with torch, which builds them for the next run."""
+    from nl2sparql.planner.numpy_model import open_numpy, runtime_choice
+
+    runtime = runtime_choice()
+    on_cpu = device is None or str(device) == "cpu"
+    if runtime != "torch" and on_cpu and (fast := open_numpy(folder, meta)) is not None:
+        return fast
+    from nl2sparql.planner.model import PlannerModel
+
     model = PlannerModel.load(folder, device=device)
-    memory = exemplars_for(folder, model.meta, given=given)
-    return LocalPlanner(model, decoding, name=name, exemplars=memory, hints=hints_for(model.meta, bank))
+    if runtime == "numpy" and on_cpu and (fast := open_numpy(folder, meta)) is not None:
+        return fast
+    return model
 
 
 def open_hf(argument: str, **options: Any) -> LocalPlanner:
@@ -219,6 +258,8 @@ def open_hf(argument: str, **options: Any) -> LocalPlanner:
     if adapter is not None and not adapter.is_dir():
         raise PlannerModelError(f"hf:{argument}: adapter {adapter} is not a folder")
     decoding, device, given, bank = _options(options)
+    from nl2sparql.planner.model import PlannerModel
+
     model = PlannerModel.from_folders(path, adapter, device=device)
     memory = exemplars_for(adapter or path, model.meta, given=given)
     hints = hints_for(model.meta, bank)

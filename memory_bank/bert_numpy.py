@@ -1,0 +1,283 @@
+"""BERT inference in numpy: the encoder under the embedder and the planner, the planner's decoder.
+
+Why numpy and not torch: a fresh ``nl2sparql ask`` spent about 3.5 s importing torch and
+transformers and building their model objects before it read the question, for inference
+that is a dozen matrix products a layer on 384-wide vectors. numpy (loaded anyway, for
+FAISS) runs them through the same BLAS, and ``safetensors`` hands the weights over as
+numpy arrays. The layers follow transformers' ``BertModel`` and ``BertLMHeadModel`` (post
+LayerNorm, exact GELU, absolute positions, the LM head tied to the word embeddings); the
+tests compare their outputs with transformers'.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Weights = Mapping[str, np.ndarray]
+
+# Abramowitz and Stegun 7.1.26: erf within 1.5e-7, below float32's rounding of GELU's output.
+_ERF_P = 0.3275911
+_ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function, elementwise (numpy has none); in place on temporaries, since GELU
+    applies it to every feed-forward activation.
+
+    >>> [round(float(v), 6) for v in erf(np.array([-1.0, 0.0, 0.5, 2.0], dtype=np.float32))]
+    [-0.842701, 0.0, 0.5205, 0.995322]
+    """
+    a = np.abs(x)
+    t = a * _ERF_P
+    t += 1.0
+    np.reciprocal(t, out=t)
+    poly = t * _ERF_A[4]
+    for coefficient in reversed(_ERF_A[:4]):
+        poly += coefficient
+        poly *= t
+    np.multiply(a, a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    poly *= a
+    np.subtract(1.0, poly, out=poly)
+    return np.copysign(poly, x, out=poly)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """GELU as BERT's ``hidden_act`` "gelu": x * Phi(x), exactly (through erf), not the tanh form."""
+    result = erf(x * np.float32(1 / math.sqrt(2)))
+    result += 1.0
+    result *= x
+    result *= 0.5
+    return result
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    shifted = np.exp(x - x.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    shifted = x - x.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Linear:
+    weight: np.ndarray  # (out, in), as torch stores it
+    bias: np.ndarray
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        flat = x.reshape(-1, x.shape[-1])  # one matrix product, not one per row of a stack
+        return (flat @ self.weight.T + self.bias).reshape(*x.shape[:-1], -1)
+
+
+@dataclass(frozen=True, slots=True)
+class Norm:
+    weight: np.ndarray
+    bias: np.ndarray
+    eps: float
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        mean = x.mean(axis=-1, keepdims=True)
+        centred = x - mean
+        variance = (centred * centred).mean(axis=-1, keepdims=True)
+        return centred / np.sqrt(variance + self.eps) * self.weight + self.bias
+
+
+def _linear(weights: Weights, name: str) -> Linear:
+    return Linear(weights[f"{name}.weight"], weights[f"{name}.bias"])
+
+
+def _norm(weights: Weights, name: str, eps: float) -> Norm:
+    return Norm(weights[f"{name}.weight"], weights[f"{name}.bias"], eps)
+
+
+@dataclass(frozen=True, slots=True)
+class Attention:
+    """Multi-head attention with its output projection and residual LayerNorm (``BertAttention``)."""
+
+    query: Linear
+    key: Linear
+    value: Linear
+    out: Linear
+    norm: Norm
+    heads: int
+
+    @classmethod
+    def read(cls, weights: Weights, name: str, heads: int, eps: float) -> Attention:
+        return cls(
+            _linear(weights, f"{name}.self.query"),
+            _linear(weights, f"{name}.self.key"),
+            _linear(weights, f"{name}.self.value"),
+            _linear(weights, f"{name}.output.dense"),
+            _norm(weights, f"{name}.output.LayerNorm", eps),
+            heads,
+        )
+
+    def split(self, x: np.ndarray) -> np.ndarray:
+        """(batch, length, size) -> (batch, heads, length, size / heads)."""
+        batch, length, size = x.shape
+        return x.reshape(batch, length, self.heads, size // self.heads).transpose(0, 2, 1, 3)
+
+    def keys_values(self, source: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.split(self.key(source)), self.split(self.value(source))
+
+    def attend(self, hidden: np.ndarray, keys: np.ndarray, values: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+        """``hidden`` attends to ``keys``/``values`` (split by head); ``bias`` is added to the scores
+        (0 where a position may be seen, -inf where not)."""
+        query = self.split(self.query(hidden))
+        scores = query @ keys.transpose(0, 1, 3, 2) / np.float32(math.sqrt(query.shape[-1]))
+        if bias is not None:
+            scores = scores + bias
+        context = softmax(scores) @ values
+        batch, _, length, _ = context.shape
+        context = context.transpose(0, 2, 1, 3).reshape(batch, length, -1)
+        return self.norm(self.out(context) + hidden)
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One BERT layer: self-attention, cross-attention in a decoder, the feed-forward block."""
+
+    attention: Attention
+    cross: Attention | None
+    inner: Linear
+    outer: Linear
+    norm: Norm
+
+    @classmethod
+    def read(cls, weights: Weights, name: str, heads: int, eps: float) -> Layer:
+        cross = f"{name}.crossattention.self.query.weight" in weights
+        return cls(
+            Attention.read(weights, f"{name}.attention", heads, eps),
+            Attention.read(weights, f"{name}.crossattention", heads, eps) if cross else None,
+            _linear(weights, f"{name}.intermediate.dense"),
+            _linear(weights, f"{name}.output.dense"),
+            _norm(weights, f"{name}.output.LayerNorm", eps),
+        )
+
+    def feed_forward(self, hidden: np.ndarray) -> np.ndarray:
+        return self.norm(self.outer(gelu(self.inner(hidden))) + hidden)
+
+
+@dataclass(frozen=True, slots=True)
+class Embeddings:
+    words: np.ndarray
+    positions: np.ndarray
+    token_types: np.ndarray
+    norm: Norm
+
+    @classmethod
+    def read(cls, weights: Weights, name: str, eps: float) -> Embeddings:
+        return cls(
+            weights[f"{name}.word_embeddings.weight"],
+            weights[f"{name}.position_embeddings.weight"],
+            weights[f"{name}.token_type_embeddings.weight"],
+            _norm(weights, f"{name}.LayerNorm", eps),
+        )
+
+    def __call__(self, ids: np.ndarray, start: int = 0) -> np.ndarray:
+        positions = self.positions[start : start + ids.shape[1]]
+        return self.norm(self.words[ids] + positions[None] + self.token_types[0])
+
+
+def attention_bias(mask: np.ndarray) -> np.ndarray:
+    """(batch, length) 1/0 mask -> (batch, 1, 1, length) scores to add: 0 or -inf."""
+    return np.where(mask[:, None, None, :] > 0, np.float32(0), np.float32(-np.inf))
+
+
+def _eps(config: Mapping[str, Any]) -> float:
+    return float(config.get("layer_norm_eps", 1e-12))
+
+
+@dataclass(frozen=True, slots=True)
+class Encoder:
+    """A BERT encoder (``BertModel`` without its pooler) read from weights under ``prefix``."""
+
+    embeddings: Embeddings
+    layers: tuple[Layer, ...]
+
+    @classmethod
+    def read(cls, weights: Weights, prefix: str, config: Mapping[str, Any]) -> Encoder:
+        heads, eps, count = int(config["num_attention_heads"]), _eps(config), int(config["num_hidden_layers"])
+        layers = tuple(Layer.read(weights, f"{prefix}encoder.layer.{i}", heads, eps) for i in range(count))
+        return cls(Embeddings.read(weights, f"{prefix}embeddings", eps), layers)
+
+    def __call__(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Hidden states (batch, length, size) of token ``ids`` with 1/0 attention ``mask``."""
+        hidden = self.embeddings(ids)
+        bias = attention_bias(mask)
+        for layer in self.layers:
+            hidden = layer.feed_forward(layer.attention.attend(hidden, *layer.attention.keys_values(hidden), bias))
+        return hidden
+
+
+@dataclass
+class DecoderState:
+    """What a decoder keeps between steps: each layer's keys and values of the tokens written so
+    far and of the encoder's output, and the encoder's mask as a score bias."""
+
+    own: list[tuple[np.ndarray, np.ndarray]]
+    source: list[tuple[np.ndarray, np.ndarray]]
+    source_bias: np.ndarray
+    length: int = 0
+
+    def select(self, rows: np.ndarray, same_sources: bool = False) -> DecoderState:
+        """The state of rows ``rows``. Beam search reorders the beams of each question among
+        themselves (``same_sources``): every row keeps its encoder output, which is not copied."""
+        source = self.source if same_sources else [(k[rows], v[rows]) for k, v in self.source]
+        bias = self.source_bias if same_sources else self.source_bias[rows]
+        return DecoderState([(k[rows], v[rows]) for k, v in self.own], source, bias, self.length)
+
+
+@dataclass(frozen=True, slots=True)
+class Decoder:
+    """A BERT decoder with cross-attention and its LM head (``BertLMHeadModel``), one token a step."""
+
+    embeddings: Embeddings
+    layers: tuple[Layer, ...]
+    transform: Linear
+    transform_norm: Norm
+    output_bias: np.ndarray
+
+    @classmethod
+    def read(cls, weights: Weights, prefix: str, config: Mapping[str, Any]) -> Decoder:
+        encoder = Encoder.read(weights, f"{prefix}bert.", config)
+        if any(layer.cross is None for layer in encoder.layers):
+            raise ValueError(f"the decoder under {prefix!r} has no cross-attention")
+        return cls(
+            encoder.embeddings,
+            encoder.layers,
+            _linear(weights, f"{prefix}cls.predictions.transform.dense"),
+            _norm(weights, f"{prefix}cls.predictions.transform.LayerNorm", _eps(config)),
+            weights[f"{prefix}cls.predictions.bias"],
+        )
+
+    def start(self, source: np.ndarray, mask: np.ndarray) -> DecoderState:
+        """The state before the first token, for encoder output ``source`` with ``mask``."""
+        cross = [layer.cross.keys_values(source) for layer in self.layers if layer.cross is not None]
+        empty = np.zeros((source.shape[0], self.layers[0].attention.heads, 0, 1), dtype=source.dtype)
+        return DecoderState([(empty, empty)] * len(self.layers), cross, attention_bias(mask))
+
+    def step(self, state: DecoderState, tokens: np.ndarray) -> np.ndarray:
+        """Logits (batch, vocabulary) of the token after ``tokens`` (batch,); ``state`` moves on."""
+        hidden = self.embeddings(tokens[:, None], start=state.length)
+        for index, layer in enumerate(self.layers):
+            keys, values = layer.attention.keys_values(hidden)
+            if state.length:
+                old_keys, old_values = state.own[index]
+                keys, values = np.concatenate((old_keys, keys), axis=2), np.concatenate((old_values, values), axis=2)
+            state.own[index] = (keys, values)
+            hidden = layer.attention.attend(hidden, keys, values, None)
+            assert layer.cross is not None
+            hidden = layer.cross.attend(hidden, *state.source[index], state.source_bias)
+            hidden = layer.feed_forward(hidden)
+        state.length += 1
+        head = self.transform_norm(gelu(self.transform(hidden[:, 0])))
+        return head @ self.embeddings.words.T + self.output_bias

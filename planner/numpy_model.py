@@ -1,0 +1,271 @@
+"""The default planner's encoder-decoder run in numpy: what ``ask`` plans with on a CPU.
+
+A LoRA planner on ``minilm-ed`` is, once merged, a BERT encoder and a BERT decoder with
+cross-attention. :class:`NumpyPlanner` reads the merged weights that
+:mod:`~nl2sparql.planner.merged_cache` keeps and decodes them with
+:mod:`~nl2sparql.memory_bank.bert_numpy`, so planning imports neither torch nor transformers
+(about 3.5 s of a fresh ``nl2sparql ask``). It decodes as transformers' ``generate`` does
+(greedy with the grammar's logits processor, beam search with its length-normalised
+finished hypotheses and early-stop test, seeded top-p sampling) and exposes what the
+decoding loop and the local backend read of a :class:`~nl2sparql.planner.model.PlannerModel`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nl2sparql.memory_bank.bert_numpy import Decoder, DecoderState, Encoder, log_softmax, softmax
+from nl2sparql.planner import merged_cache
+from nl2sparql.planner.errors import PlannerModelError
+from nl2sparql.planner.target_text import Codec, decode_output
+
+#: ``NL2SPARQL_PLANNER_RUNTIME``: ``auto`` (numpy when it can), ``numpy`` (always, once the
+#: merged weights are built) or ``torch`` (never numpy)
+RUNTIMES = ("auto", "numpy", "torch")
+
+
+def runtime_choice() -> str:
+    """The planner runtime the environment asks for."""
+    choice = os.environ.get("NL2SPARQL_PLANNER_RUNTIME", "auto").strip().lower() or "auto"
+    if choice not in RUNTIMES:
+        raise PlannerModelError(f"NL2SPARQL_PLANNER_RUNTIME is {choice!r}; use one of {', '.join(RUNTIMES)}")
+    return choice
+
+
+def open_numpy(folder: Path, meta: dict[str, Any]) -> NumpyPlanner | None:
+    """The planner in ``folder`` on the numpy runtime, or ``None`` where it cannot run there:
+    not a BERT encoder-decoder, or a LoRA planner whose merged weights are not built yet (the
+    torch loader builds them, once)."""
+    if meta.get("architecture") != "seq2seq":
+        return None
+    weights = folder
+    if meta.get("method") == "lora":
+        cached = merged_cache.cache_folder(folder) if merged_cache.enabled() else None
+        if cached is None or not (cached / merged_cache.DONE_FILE).is_file():
+            return None
+        weights = cached
+    try:
+        config = json.loads((weights / "config.json").read_text(encoding="utf-8"))
+        if {config["encoder"]["model_type"], config["decoder"]["model_type"]} != {"bert"}:
+            return None
+        return NumpyPlanner(weights, meta)
+    except (OSError, ValueError, KeyError, TypeError):  # unreadable or another layout: torch loads it
+        return None
+
+
+class WordPieceTokenizer:
+    """The merged planner's ``tokenizer.json`` through ``tokenizers``, with the few methods of a
+    transformers tokenizer that decoding uses."""
+
+    def __init__(self, folder: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self._tokenizer.no_truncation()  # the file keeps MiniLM's 128; the planner's bound is its own
+        self._tokenizer.no_padding()
+        config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+        ids = {name: self._tokenizer.token_to_id(str(config[name])) for name in config if name.endswith("_token")}
+        self.pad_token_id, self.sep_token_id = ids.get("pad_token"), ids.get("sep_token")
+        self.cls_token_id, self.eos_token_id, self.bos_token_id = ids.get("cls_token"), None, None
+        self.all_special_ids = sorted({i for i in ids.values() if i is not None})
+        self.added_tokens_decoder: dict[int, Any] = {}
+
+    def encode(
+        self, text: str, add_special_tokens: bool = True, truncation: bool = False, max_length: int | None = None
+    ) -> list[int]:
+        ids = self._tokenizer.encode(text, add_special_tokens=add_special_tokens).ids
+        if truncation and max_length is not None and len(ids) > max_length:
+            ids = ids[: max_length - 1] + ids[-1:] if add_special_tokens else ids[:max_length]
+        return list(ids)
+
+    def decode(self, ids: Sequence[int], skip_special_tokens: bool = False) -> str:
+        return str(self._tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens))
+
+    def batch_decode(self, rows: Sequence[Sequence[int]], skip_special_tokens: bool = False) -> list[str]:
+        return [self.decode(row, skip_special_tokens) for row in rows]
+
+
+@dataclass
+class _Beams:
+    """One question's beam search, as transformers runs it (``_beam_search``, early_stopping False)."""
+
+    width: int
+    running: list[list[int]]
+    scores: np.ndarray
+    finished: list[tuple[float, list[int]]] = field(default_factory=list)
+    improvable: bool = True
+
+
+class NumpyPlanner:
+    """A merged seq2seq planner (a :mod:`merged_cache` folder) decoded in numpy."""
+
+    architecture = "seq2seq"
+    device = "cpu (numpy)"
+
+    def __init__(self, folder: Path, meta: dict[str, Any]) -> None:
+        from safetensors.numpy import load_file
+
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        weights = load_file(str(folder / "model.safetensors"))
+        self.encoder = Encoder.read(weights, "encoder.", config["encoder"])
+        self.decoder = Decoder.read(weights, "decoder.", config["decoder"])
+        self.parameters = sum(int(w.size) for w in weights.values())
+        self.tokenizer = WordPieceTokenizer(folder)
+        self.start_id = int(config["decoder_start_token_id"])
+        self.eos_id = int(config["eos_token_id"])
+        self.pad_id = int(config.get("pad_token_id") or 0)
+        self.meta = dict(meta)
+        self.codec: Codec = self.meta["codec"]
+        self.max_source_tokens = int(self.meta.get("max_source_tokens", 256))
+
+    @property
+    def eos_ids(self) -> list[int]:
+        return [self.eos_id]
+
+    def parameter_count(self) -> int:
+        return self.parameters
+
+    def generate(
+        self,
+        inputs: Sequence[str],
+        names: Sequence[Sequence[str]] | None = None,
+        *,
+        num_beams: int = 1,
+        num_return_sequences: int = 1,
+        do_sample: bool = False,
+        temperature: float = 1.0,
+        top_p: float = 1.0,
+        max_new_tokens: int = 192,
+        min_new_tokens: int = 0,
+        seed: int | None = None,
+        constrained: bool = False,
+    ) -> list[list[str]]:
+        """For each input, ``num_return_sequences`` plan texts, as
+        :meth:`~nl2sparql.planner.model.PlannerModel.generate` gives them."""
+        if not inputs:
+            return []
+        names = names or [() for _ in inputs]
+        source, mask = self._sources(inputs)
+        state = self.decoder.start(self.encoder(source, mask), mask)
+        if num_beams > 1 and not do_sample:
+            rows = self._beam_search(state, len(inputs), num_beams, num_return_sequences, max_new_tokens)
+        else:
+            processor = None
+            if constrained and not do_sample:
+                from nl2sparql.planner.constrained import GrammarLogitsProcessor
+
+                processor = GrammarLogitsProcessor(
+                    self.tokenizer, self.codec, names, 0, max_new_tokens, eos=self.eos_ids
+                )
+            sampler = _Sampler(temperature, top_p, seed) if do_sample else None
+            written = self._greedy(state, max_new_tokens, min_new_tokens, processor, sampler)
+            rows = [[row] for row in written]
+        return [
+            [decode_output(self.tokenizer.decode(row, skip_special_tokens=True), self.codec, names[i]) for row in found]
+            for i, found in enumerate(rows)
+        ]
+
+    def _sources(self, inputs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        sources = [
+            self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
+            for text in inputs
+        ]
+        width = max(map(len, sources))
+        ids = np.array([s + [self.pad_id] * (width - len(s)) for s in sources], dtype=np.int64)
+        mask = np.array([[1] * len(s) + [0] * (width - len(s)) for s in sources], dtype=np.int64)
+        return ids, mask
+
+    def _greedy(
+        self, state: DecoderState, max_new: int, min_new: int, processor: Any, sampler: _Sampler | None
+    ) -> list[list[int]]:
+        """Greedy (or sampled) decoding of a batch; a row that has ended is padded, as
+        transformers pads it, but no longer computed."""
+        batch = state.source_bias.shape[0]
+        written = np.full((batch, 1), self.start_id, dtype=np.int64)
+        active = np.arange(batch)
+        for step in range(max_new):
+            logits = self.decoder.step(state, written[active, -1])
+            scores = np.full((batch, logits.shape[-1]), -np.inf, dtype=logits.dtype)
+            scores[active] = logits
+            if step < min_new:
+                scores[:, self.eos_id] = -np.inf
+            if processor is not None:
+                scores = processor(written, scores)
+            chosen = np.full(batch, self.pad_id, dtype=np.int64)
+            chosen[active] = sampler.pick(scores[active]) if sampler else scores[active].argmax(axis=-1)
+            written = np.concatenate((written, chosen[:, None]), axis=1)
+            going = chosen[active] != self.eos_id
+            if not going.any():
+                break
+            if not going.all():
+                active, state = active[going], state.select(np.flatnonzero(going))
+        return [list(row) for row in written.tolist()]
+
+    def _beam_search(
+        self, state: DecoderState, batch: int, width: int, returned: int, max_new: int
+    ) -> list[list[list[int]]]:
+        state = state.select(np.repeat(np.arange(batch), width))
+        scores = np.full(width, -1e9, dtype=np.float32)
+        scores[0] = 0.0
+        searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]
+        for step in range(max_new):
+            last = np.array([beam[-1] for search in searches for beam in search.running], dtype=np.int64)
+            log_probs = log_softmax(self.decoder.step(state, last)).reshape(batch, width, -1)
+            at_limit = step + 1 >= max_new
+            rows = [
+                self._advance(search, log_probs[i], step + 1, at_limit) + i * width for i, search in enumerate(searches)
+            ]
+            if not any(search.improvable for search in searches):
+                break
+            state = state.select(np.concatenate(rows), same_sources=True)
+        return [[tokens for _, tokens in sorted(s.finished, key=lambda f: -f[0])[:returned]] for s in searches]
+
+    def _advance(self, search: _Beams, log_probs: np.ndarray, length: int, at_limit: bool) -> np.ndarray:
+        """One step of one question's beams: the best ``2 * width`` continuations, those that end
+        (end of sequence, or the length limit) among the first ``width`` join the finished ones,
+        the best ``width`` that go on run next. Returns the beams each running one came from."""
+        vocabulary = log_probs.shape[-1]
+        total = (log_probs + search.scores[:, None]).reshape(-1)
+        top = np.argpartition(-total, 2 * search.width)[: 2 * search.width]
+        top = top[np.argsort(-total[top], kind="stable")]
+        origins, tokens = top // vocabulary, top % vocabulary
+        ends = (tokens == self.eos_id) | at_limit
+        if search.improvable:
+            for rank in np.flatnonzero(ends[: search.width]):
+                sequence = search.running[origins[rank]] + [int(tokens[rank])]
+                search.finished.append((float(total[top[rank]]) / length, sequence))
+            search.finished = sorted(search.finished, key=lambda f: -f[0])[: search.width]
+        # the best that go on; if fewer than ``width`` do, ended ones fill the places, scored out
+        keep = np.concatenate((np.flatnonzero(~ends), np.flatnonzero(ends)))[: search.width]
+        search.running = [search.running[origins[k]] + [int(tokens[k])] for k in keep]
+        search.scores = np.where(ends[keep], np.float32(-1e9), total[top[keep]]).astype(np.float32)
+        if len(search.finished) == search.width and search.improvable:
+            worst = min(score for score, _ in search.finished)
+            search.improvable = bool(search.scores[0] / length > worst)
+        return np.asarray(origins[keep], dtype=np.int64)
+
+
+class _Sampler:
+    """Temperature, then top-p, then a draw, as transformers samples; seeded, so a question gets
+    the same sample on every run."""
+
+    def __init__(self, temperature: float, top_p: float, seed: int | None) -> None:
+        self.temperature, self.top_p = temperature, top_p
+        self.random = np.random.default_rng(seed)
+
+    def pick(self, scores: np.ndarray) -> np.ndarray:
+        probabilities = softmax(scores / np.float32(self.temperature))
+        chosen = np.empty(len(scores), dtype=np.int64)
+        for row, p in enumerate(probabilities):
+            order = np.argsort(-p, kind="stable")
+            cumulative = np.cumsum(p[order])
+            kept = order[: int(np.searchsorted(cumulative, self.top_p)) + 1]
+            chosen[row] = self.random.choice(kept, p=p[kept] / p[kept].sum())
+        return chosen

@@ -1,0 +1,180 @@
+"""The numpy runtime of the planner writes what transformers writes, and plans without torch.
+
+A tiny random encoder-decoder (the 2-layer BERT of test_planner_training) and the shipped
+planner are decoded both ways: greedy, grammar-constrained greedy and beam search must
+give the same texts, token for token. A fresh process that opens the shipped planner once
+its merged weights are built must plan and embed without importing torch or transformers
+(what a fresh ``nl2sparql ask`` gains: seconds of start-up).
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from test_planner_training import one_thread, tiny_bert  # noqa: F401  (fixtures)
+
+from nl2sparql.kg.splits import is_webqsp_dev
+from nl2sparql.memory_bank import bert_numpy
+from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
+from nl2sparql.planner import merged_cache
+from nl2sparql.planner.backends.local import SHIPPED_PLANNER, exemplars_for, hints_for, load_model
+from nl2sparql.planner.data import build_exemplar_memory
+from nl2sparql.planner.errors import PlannerModelError
+from nl2sparql.planner.exemplars import exemplar_count, planner_inputs
+from nl2sparql.planner.input_format import entity_names
+from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base, read_meta
+from nl2sparql.planner.numpy_model import NumpyPlanner, open_numpy
+from nl2sparql.planner.pairs import EXEMPLARS_DIR
+
+INPUTS = (
+    "question: who is justin bieber's brother? entities: Justin Bieber",
+    "question: what county is san diego in? entities: San Diego",
+    "question: where was ada quill born, and when did she die? entities: Ada Quill",
+)
+NAMES = (("Justin Bieber",), ("San Diego",), ("Ada Quill",))
+
+
+@pytest.fixture(scope="module")
+def tiny_pair(tiny_bert: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[PlannerModel, NumpyPlanner]:  # noqa: F811
+    """The tiny random encoder-decoder in transformers and, from its saved folder, in numpy."""
+    model, tokenizer, architecture = build_base(parse_base(f"ed:{tiny_bert}"))
+    torch_model = PlannerModel(model, tokenizer, architecture, max_source_tokens=48)
+    folder = tmp_path_factory.mktemp("tiny-ed")
+    model.save_pretrained(str(folder))
+    tokenizer.save_pretrained(str(folder))
+    meta = {"codec": torch_model.codec, "max_source_tokens": 48}
+    return torch_model, NumpyPlanner(folder, meta)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_beams": 1},
+        {"num_beams": 1, "constrained": True},
+        {"num_beams": 3, "num_return_sequences": 3},
+    ],
+    ids=["greedy", "constrained", "beams"],
+)
+def test_a_tiny_model_decodes_the_same_in_numpy(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner],
+    options: dict[str, object],
+    one_thread: None,  # noqa: F811
+) -> None:
+    torch_model, numpy_model = tiny_pair
+    expected = torch_model.generate(INPUTS, NAMES, max_new_tokens=40, **options)  # type: ignore[arg-type]
+    assert numpy_model.generate(INPUTS, NAMES, max_new_tokens=40, **options) == expected  # type: ignore[arg-type]
+    # one at a time as in a batch: padding changes nothing
+    one = [numpy_model.generate([i], [n], max_new_tokens=40, **options)[0] for i, n in zip(INPUTS, NAMES, strict=True)]  # type: ignore[arg-type]
+    assert one == expected
+
+
+def test_sampling_is_seeded(tiny_pair: tuple[PlannerModel, NumpyPlanner]) -> None:
+    _, numpy_model = tiny_pair
+
+    def sample(seed: int) -> list[list[str]]:
+        options = {"temperature": 0.8, "top_p": 0.95, "max_new_tokens": 30}
+        return numpy_model.generate(INPUTS, NAMES, do_sample=True, seed=seed, **options)  # type: ignore[arg-type]
+
+    assert sample(3) == sample(3)
+    assert all(len(texts) == 1 for texts in sample(4))
+
+
+def test_the_bert_layers_doctests() -> None:
+    assert doctest.testmod(bert_numpy).failed == 0
+
+
+def test_a_gelu_through_the_error_function_matches_its_definition() -> None:
+    import math
+
+    values = np.linspace(-6, 6, 241, dtype=np.float32)
+    exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in values.tolist()], dtype=np.float32)
+    assert np.abs(bert_numpy.gelu(values) - exact).max() < 1e-6
+
+
+@pytest.fixture(scope="module")
+def shipped_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home folder with the shipped planner's exemplars and its merged weights (built by the
+    torch loader, as the first ``ask`` after ``setup`` does)."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NL2SPARQL_HOME", str(home))
+        patch.setenv("NL2SPARQL_PLANNER_CACHE", "1")
+        build_exemplar_memory(home / EXEMPLARS_DIR)
+        PlannerModel.load(SHIPPED_PLANNER)
+        assert merged_cache.cache_folder(SHIPPED_PLANNER) is not None
+    return home
+
+
+def _dev_inputs(meta: dict[str, Any], home: Path, count: int) -> tuple[list[str], list[tuple[str, ...]]]:
+    examples = [e for e in load_examples("webqsp-train") if is_webqsp_dev(e)][:count]
+    training = [e for e in load_examples("webqsp-train") if not is_webqsp_dev(e)][:300]
+    bank = build_bank_from_queries(training, source="webqsp-train[:300]")[0]
+    memory = exemplars_for(SHIPPED_PLANNER, meta, home=home)
+    hints = hints_for(meta, bank)
+    entities = [dict(e.entities) for e in examples]
+    inputs = planner_inputs([e.question for e in examples], entities, memory, exemplar_count(meta), hints)
+    return inputs, [entity_names(e) for e in entities]
+
+
+@pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
+def test_the_shipped_planner_plans_the_same_in_numpy(shipped_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(shipped_home))
+    monkeypatch.setenv("NL2SPARQL_PLANNER_CACHE", "1")
+    meta = read_meta(SHIPPED_PLANNER)
+    numpy_model = open_numpy(SHIPPED_PLANNER, meta)
+    assert numpy_model is not None
+    assert isinstance(load_model(SHIPPED_PLANNER, meta), NumpyPlanner)
+    torch_model = PlannerModel.load(SHIPPED_PLANNER)
+    inputs, names = _dev_inputs(meta, shipped_home, 8)
+    greedy = torch_model.generate(inputs, names, constrained=True)
+    assert numpy_model.generate(inputs, names, constrained=True) == greedy
+    beams = {"num_beams": 4, "num_return_sequences": 4}
+    assert numpy_model.generate(inputs[:2], names[:2], **beams) == torch_model.generate(inputs[:2], names[:2], **beams)  # type: ignore[arg-type]
+    assert numpy_model.parameter_count() == torch_model.parameter_count()
+
+
+@pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
+def test_the_runtime_is_chosen_by_the_environment(shipped_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(shipped_home))
+    monkeypatch.setenv("NL2SPARQL_PLANNER_CACHE", "1")
+    meta = read_meta(SHIPPED_PLANNER)
+    monkeypatch.setenv("NL2SPARQL_PLANNER_RUNTIME", "torch")
+    assert isinstance(load_model(SHIPPED_PLANNER, meta), PlannerModel)
+    monkeypatch.setenv("NL2SPARQL_PLANNER_RUNTIME", "onnx")
+    with pytest.raises(PlannerModelError, match="NL2SPARQL_PLANNER_RUNTIME is 'onnx'"):
+        load_model(SHIPPED_PLANNER, meta)
+    monkeypatch.setenv("NL2SPARQL_PLANNER_RUNTIME", "auto")
+    monkeypatch.setenv("NL2SPARQL_PLANNER_CACHE", "0")  # no merged weights to read: torch loads it
+    assert open_numpy(SHIPPED_PLANNER, meta) is None
+
+
+FRESH_PROCESS = """
+import json, sys
+from nl2sparql.memory_bank.embedder import Embedder
+from nl2sparql.planner.backends.local import SHIPPED_PLANNER, load_model
+from nl2sparql.planner.model_meta import read_meta
+model = load_model(SHIPPED_PLANNER, read_meta(SHIPPED_PLANNER))
+plan = model.generate(["question: what county is san diego in? entities: San Diego"], [["San Diego"]], constrained=True)
+vector = Embedder().encode_one("the county of the city")
+print(json.dumps({"runtime": type(model).__name__, "plan": plan[0][0], "norm": float((vector ** 2).sum()),
+                  "loaded": [m for m in ("torch", "transformers", "peft") if m in sys.modules]}))
+"""
+
+
+@pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
+def test_a_fresh_process_plans_and_embeds_without_torch(shipped_home: Path) -> None:
+    env = {**os.environ, "NL2SPARQL_HOME": str(shipped_home), "HF_HUB_OFFLINE": "1", "NL2SPARQL_PLANNER_CACHE": "1"}
+    env.pop("NL2SPARQL_PLANNER_RUNTIME", None)
+    done = subprocess.run([sys.executable, "-c", FRESH_PROCESS], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["runtime"] == "NumpyPlanner" and result["loaded"] == []
+    assert result["plan"].lower().startswith("type:") and abs(result["norm"] - 1.0) < 1e-5
