@@ -221,7 +221,8 @@ class Encoder:
 @dataclass
 class DecoderState:
     """What a decoder keeps between steps: each layer's keys and values of the tokens written so
-    far and of the encoder's output, and the encoder's mask as a score bias."""
+    far (in arrays with room for more, so a step writes one position instead of copying them
+    all) and of the encoder's output, and the encoder's mask as a score bias."""
 
     own: list[tuple[np.ndarray, np.ndarray]]
     source: list[tuple[np.ndarray, np.ndarray]]
@@ -233,7 +234,21 @@ class DecoderState:
         themselves (``same_sources``): every row keeps its encoder output, which is not copied."""
         source = self.source if same_sources else [(k[rows], v[rows]) for k, v in self.source]
         bias = self.source_bias if same_sources else self.source_bias[rows]
-        return DecoderState([(k[rows], v[rows]) for k, v in self.own], source, bias, self.length)
+        own = [(k[rows, :, : self.length], v[rows, :, : self.length]) for k, v in self.own]
+        return DecoderState(own, source, bias, self.length)
+
+    def keep(self, index: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Layer ``index``'s keys and values with those of the new position (batch, heads, 1,
+        size) written after the others; room doubles when it runs out."""
+        own_keys, own_values = self.own[index]
+        if own_keys.shape[2] <= self.length:
+            room = max(16, 2 * self.length)
+            grown = [np.zeros((*keys.shape[:2], room, keys.shape[3]), dtype=keys.dtype) for _ in range(2)]
+            grown[0][:, :, : self.length], grown[1][:, :, : self.length] = own_keys, own_values
+            own_keys, own_values = grown
+            self.own[index] = (own_keys, own_values)
+        own_keys[:, :, self.length], own_values[:, :, self.length] = keys[:, :, 0], values[:, :, 0]
+        return own_keys[:, :, : self.length + 1], own_values[:, :, : self.length + 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,17 +278,13 @@ class Decoder:
         """The state before the first token, for encoder output ``source`` with ``mask``."""
         cross = [layer.cross.keys_values(source) for layer in self.layers if layer.cross is not None]
         empty = np.zeros((source.shape[0], self.layers[0].attention.heads, 0, 1), dtype=source.dtype)
-        return DecoderState([(empty, empty)] * len(self.layers), cross, attention_bias(mask))
+        return DecoderState([(empty, empty) for _ in self.layers], cross, attention_bias(mask))
 
     def step(self, state: DecoderState, tokens: np.ndarray) -> np.ndarray:
         """Logits (batch, vocabulary) of the token after ``tokens`` (batch,); ``state`` moves on."""
         hidden = self.embeddings(tokens[:, None], start=state.length)
         for index, layer in enumerate(self.layers):
-            keys, values = layer.attention.keys_values(hidden)
-            if state.length:
-                old_keys, old_values = state.own[index]
-                keys, values = np.concatenate((old_keys, keys), axis=2), np.concatenate((old_values, values), axis=2)
-            state.own[index] = (keys, values)
+            keys, values = state.keep(index, *layer.attention.keys_values(hidden))
             hidden = layer.attention.attend(hidden, keys, values, None)
             assert layer.cross is not None
             hidden = layer.cross.attend(hidden, *state.source[index], state.source_bias)

@@ -29,7 +29,7 @@ one is still given a plan that parses.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -301,13 +301,19 @@ class GrammarLogitsProcessor:
         return self.names[row] if row < len(self.names) else ()
 
 
-def _best(scores: Any, k: int) -> list[int]:
-    """The ``k`` best-scoring tokens of one row of torch or numpy scores, best first."""
+def _best(scores: Any, k: int) -> Iterator[int]:
+    """The ``k`` best-scoring tokens of one row of torch or numpy scores, best first. The best
+    nearly always fits, so the rest are ranked only when it did not (ranking the vocabulary
+    at every step cost as much as a decoder layer)."""
+    first = int(scores.argmax())
+    yield first
     if isinstance(scores, np.ndarray):
         k = min(k, scores.shape[-1])
         top = np.argpartition(-scores, k - 1)[:k]
-        return [int(t) for t in top[np.argsort(-scores[top], kind="stable")]]
-    return [int(t) for t in scores.topk(min(k, scores.shape[-1])).indices.tolist()]
+        ranked = [int(t) for t in top[np.argsort(-scores[top], kind="stable")]]
+    else:
+        ranked = [int(t) for t in scores.topk(min(k, scores.shape[-1])).indices.tolist()]
+    yield from (token for token in ranked[: k - 1] if token != first)
 
 
 def _single(token: int | list[int] | None) -> int | None:
