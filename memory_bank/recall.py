@@ -13,7 +13,7 @@ the compiler's repair loop. Defaults come from :mod:`nl2sparql.memory_bank.tune`
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from nl2sparql.memory_bank.statement import Entry
@@ -101,6 +101,30 @@ def select(scores: Sequence[float], settings: RecallSettings) -> tuple[int, str]
     return (1, "fallback") if settings.at_least_one else (0, "empty")
 
 
+#: scores closer than this are the same score: a bank embeds in padded batches, so two
+#: statements with the same description get vectors that differ in float32's last bits, and
+#: a query's own last bits (torch or numpy) would otherwise decide which of them comes first
+TIE = 1e-5
+
+
+def by_score_then_row(scored: Iterable[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
+    """``(score, similarity, row)`` best first, with scores within :data:`TIE` of the best of
+    their run ordered by row: the bank's row order (support first, curated domains before
+    ``base.*``) breaks a tie, as it is meant to.
+
+    >>> by_score_then_row([(0.70000002, 0.7, 9), (0.7, 0.7, 3), (0.9, 0.9, 5), (0.6, 0.6, 1)])
+    [(0.9, 0.9, 5), (0.7, 0.7, 3), (0.70000002, 0.7, 9), (0.6, 0.6, 1)]
+    """
+    ordered = sorted(scored, key=lambda t: (-t[0], t[2]))
+    out: list[tuple[float, float, int]] = []
+    start = 0
+    for end in range(1, len(ordered) + 1):
+        if end == len(ordered) or ordered[start][0] - ordered[end][0] > TIE:
+            out += sorted(ordered[start:end], key=lambda t: t[2])
+            start = end
+    return out
+
+
 def make_recall(
     sentence: str,
     entries: Sequence[Entry],
@@ -109,13 +133,10 @@ def make_recall(
     settings: RecallSettings,
 ) -> Recall:
     """Re-rank FAISS hits (``scores`` are similarities) with the support prior and select."""
-    scored = sorted(
-        (
-            (float(sim) + settings.prior(entries[int(i)].support), float(sim), int(i))
-            for sim, i in zip(scores, ids, strict=True)
-            if int(i) >= 0
-        ),
-        key=lambda t: (-t[0], t[2]),
+    scored = by_score_then_row(
+        (float(sim) + settings.prior(entries[int(i)].support), float(sim), int(i))
+        for sim, i in zip(scores, ids, strict=True)
+        if int(i) >= 0
     )
     candidates = tuple(Candidate(entries[i], score, rank, sim) for rank, (score, sim, i) in enumerate(scored, 1))
     n, rule = select([c.score for c in candidates], settings)

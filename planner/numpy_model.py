@@ -111,6 +111,13 @@ class NumpyPlanner:
 
     def __init__(self, folder: Path, meta: dict[str, Any]) -> None:
         from safetensors.numpy import load_file
+        from threadpoolctl import threadpool_limits
+
+        # One BLAS thread in this process: a decode's products are a few rows wide, so a second
+        # thread gains a fifth on an idle machine, and when decodes run side by side (the
+        # service's two slots, two processes) OpenBLAS threads spin against each other: a
+        # question took 5 to 8 s instead of 2 in two evals run at once on the 2-core machine.
+        threadpool_limits(limits=1, user_api="blas")
 
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         weights = load_file(str(folder / "model.safetensors"))

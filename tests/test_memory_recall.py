@@ -129,3 +129,34 @@ def test_merge_sums_support_and_reuses_vectors(bank: MemoryBank, embedder: Embed
     )
     assert merged.recall("the sibling of the person Justin Bieber").candidates[0].entry.key == SIBLING
     assert sum(isinstance(e, Statement) for e in merged.statements) == len(merged.statements)
+
+
+def test_recall_doctests() -> None:
+    import doctest
+
+    from nl2sparql.memory_bank import recall
+
+    assert doctest.testmod(recall).failed == 0
+
+
+def test_a_tie_in_float_noise_is_broken_by_row(embedder: Embedder) -> None:
+    """Two statements with the same description, embedded in batches padded differently, get
+    vectors that differ in their last bits; recall must rank them by row (support order), not
+    by which way that noise falls for a query."""
+    from nl2sparql.memory_bank.recall import TIE, make_recall
+
+    text = "the gender of the person"
+    alone = embedder.encode([text])[0]
+    padded = embedder.encode([text, "the place of birth of the person who wrote the longest novel of 1850"])[0]
+    assert 0 < float(np.abs(alone - padded).max()) < TIE
+    query = embedder.encode(["the gender of ?x"])[0]
+    # row 1 (a base.* domain, no support) holds the vector that the noise favours
+    sims = sorted([float(query @ padded), float(query @ alone)])
+    assert sims[0] < sims[1]
+    entries = [
+        Statement("s-a", 1, SIBLING, ("?e1",), "?e2", text, ("a",), 30),
+        Statement("s-b", 1, SIBLING, ("?e1",), "?e2", text, ("b",), 0),
+    ]
+    for order in ([0, 1], [1, 0]):
+        found = make_recall("q", entries, [sims[i] for i in order], order, RecallSettings(support_weight=0.0))
+        assert [c.entry.id for c in found.candidates] == ["s-a", "s-b"]

@@ -97,6 +97,10 @@ def test_a_gelu_through_the_error_function_matches_its_definition() -> None:
     values = np.linspace(-6, 6, 241, dtype=np.float32)
     exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in values.tolist()], dtype=np.float32)
     assert np.abs(bert_numpy.gelu(values) - exact).max() < 1e-6
+    # an array larger than the pieces GELU works on is computed piece by piece, to the same values
+    many = np.random.default_rng(0).normal(size=(70, 1500)).astype(np.float32)
+    whole = 0.5 * many * (1 + bert_numpy.erf(many * np.float32(1 / math.sqrt(2))))
+    assert many.size > 2 * bert_numpy._CHUNK and np.array_equal(bert_numpy.gelu(many), whole)
 
 
 @pytest.fixture(scope="module")
