@@ -143,6 +143,9 @@ def steps_read(prefix: str) -> bool:
 
     >>> steps_read("Type: conjunction\\nCo"), steps_read("Type: conjunction\\nFi")
     (False, True)
+    >>> done = "Type: comparative\\nFind the date of X, assign it to ?v1.\\nFind the end of X, assign it to ?v2.\\n"
+    >>> steps_read(done + "Make sure ?v1 is greater than ?v1"), steps_read(done + "Make sure ?v1 is greater than ?v")
+    (False, True)
     """
     cut = prefix.rfind("\n") + 1
     complete, current = prefix[:cut], prefix[cut:]
@@ -155,6 +158,9 @@ def steps_read(prefix: str) -> bool:
     partial = _READING.search(reads)
     if partial and not any(variable.startswith(partial.group()) for variable in assigned):
         return False
+    compared = _COMPARES_VARIABLE.fullmatch(current)
+    if compared and {v for v in assigned if v.startswith(compared.group(2))} <= {compared.group(1)}:
+        return False  # the variable compared with itself: no plan reads that
     return not complete.strip() or closing(complete) is not None
 
 
@@ -167,6 +173,10 @@ _ASSIGNED = regex.compile(rf"{_ASSIGN_TO}[ \t]*({_VARIABLE})", regex.IGNORECASE)
 _READ = regex.compile(rf"{_VARIABLE}(?=[^A-Za-z0-9_])")
 #: a variable still being written, at the end of the output
 _READING = regex.compile(r"\?[A-Za-z0-9_]*$")
+#: a comparison whose other side is a variable being written (``Make sure ?v1 is greater than ?v``)
+_COMPARES_VARIABLE = regex.compile(
+    rf"[ \t]*make[ \t]+sure[ \t]+({_VARIABLE})[ \t]+is\b[^?]*(\?[A-Za-z0-9_]*)", regex.IGNORECASE
+)
 #: what a line may begin with while no variable is assigned: the header, a step number, Find
 _OPENS_WITHOUT_VARIABLE = regex.compile(
     r"[ \t]*(?:step[ \t]*\d+[ \t]*[:.)][ \t]*)?(?:type|find)\b.*", regex.IGNORECASE

@@ -52,6 +52,9 @@ def test_every_prefix_of_a_real_plan_is_allowed(plan: str) -> None:
         # "greater than" takes a number, a date, a text or a variable: no name may start after it
         "Type: yes\nFind the member of X, assign it to ?v1.\nCount ?v1, assign it to ?v2.\n"
         "Make sure ?v2 is greater than t",
+        # a variable compared with itself (a WebQSP part-A plan ran on from here to the limit)
+        "Type: comparative\nFind the works of X, assign it to ?x.\nFind the date written of ?x, assign it to ?v1.\n"
+        "Make sure ?v1 is greater than ?v1",
     ],
 )
 def test_text_outside_the_plan_language_is_refused(text: str) -> None:
@@ -82,3 +85,11 @@ def test_a_tiny_random_model_writes_plans_that_parse_when_constrained(tiny_bert:
     free = DecodingOptions(num_beams=1, sample_tries=0, max_new_tokens=96, constrained=False)
     unconstrained = LocalPlanner(planner_model, free).plan_batch(requests, errors="return")
     assert all(isinstance(output, PlannerError) for output in unconstrained)  # the same model, unconstrained
+
+
+def test_the_constraint_doctests() -> None:
+    import doctest
+
+    from nl2sparql.planner import constrained
+
+    assert doctest.testmod(constrained).failed == 0
