@@ -73,7 +73,7 @@ class WordPieceTokenizer:
         config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
         ids = {name: self._tokenizer.token_to_id(str(config[name])) for name in config if name.endswith("_token")}
         self.pad_token_id, self.sep_token_id = ids.get("pad_token"), ids.get("sep_token")
-        self.cls_token_id, self.eos_token_id, self.bos_token_id = ids.get("cls_token"), None, None
+        self.eos_token_id = None  # a BERT vocabulary ends a sequence with [SEP]
         self.all_special_ids = sorted({i for i in ids.values() if i is not None})
         self.added_tokens_decoder: dict[int, Any] = {}
 
@@ -113,12 +113,6 @@ class NumpyPlanner:
         from safetensors.numpy import load_file
         from threadpoolctl import threadpool_limits
 
-        # One BLAS thread in this process: a decode's products are a few rows wide, so a second
-        # thread gains a fifth on an idle machine, and when decodes run side by side (the
-        # service's two slots, two processes) OpenBLAS threads spin against each other: a
-        # question took 5 to 8 s instead of 2 in two evals run at once on the 2-core machine.
-        threadpool_limits(limits=1, user_api="blas")
-
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         weights = load_file(str(folder / "model.safetensors"))
         self.encoder = Encoder.read(weights, "encoder.", config["encoder"])
@@ -131,6 +125,11 @@ class NumpyPlanner:
         self.meta = dict(meta)
         self.codec: Codec = self.meta["codec"]
         self.max_source_tokens = int(self.meta.get("max_source_tokens", 256))
+        # One BLAS thread in this process: a decode's products are a few rows wide, so a second
+        # thread gains a fifth on an idle machine, and when decodes run side by side (the
+        # service's two slots, two processes) OpenBLAS threads spin against each other: in two
+        # evals run at once on the 2-core machine a question took 7 to 8 s instead of about 1.
+        threadpool_limits(limits=1, user_api="blas")
 
     @property
     def eos_ids(self) -> list[int]:

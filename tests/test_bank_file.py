@@ -224,5 +224,46 @@ def test_bad_statement_line_is_located(archive: Path, tmp_path: Path) -> None:
         load_bank(folder)
 
 
+def _folder_with_statements(members: dict[str, bytes], lines: list[str], folder: Path) -> Path:
+    """A bank folder of ``members`` whose statements file holds ``lines``, checksums renewed."""
+    import hashlib
+
+    members = {**members, STATEMENTS: ("\n".join(lines) + "\n").encode()}
+    manifest: dict[str, Any] = json.loads(members[MANIFEST])
+    manifest["members"][STATEMENTS] = {
+        "sha256": hashlib.sha256(members[STATEMENTS]).hexdigest(),
+        "size": len(members[STATEMENTS]),
+    }
+    members[MANIFEST] = json.dumps(manifest).encode()
+    folder.mkdir()
+    for name, data in members.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_a_bad_statement_is_named_when_it_is_read(archive: Path, tmp_path: Path) -> None:
+    """Statements are made when first read: a line that is JSON but not a statement loads, and
+    reading it raises the error that names its line."""
+    members = read_archive(archive)
+    lines = members[STATEMENTS].decode().splitlines()
+    record = json.loads(lines[1])
+    record["structure"] = 9
+    lines[1] = json.dumps(record)
+    loaded = load_bank(_folder_with_statements(members, lines, tmp_path / "bank"))
+    assert loaded.statements[0] is not None
+    with pytest.raises(BankFormatError, match=f"{STATEMENTS} line 2: structure must be one of"):
+        loaded.statements[1]
+
+
+def test_statements_out_of_section_order_are_read_whole(bank: MemoryBank, archive: Path, tmp_path: Path) -> None:
+    members = read_archive(archive)
+    lines = members[STATEMENTS].decode().splitlines()
+    graph = len(bank.statements)
+    assert bank.constraints, "the fixture bank has constraints"
+    reordered = lines[graph:] + lines[:graph]  # constraints first: the indexes still say which is which
+    loaded = load_bank(_folder_with_statements(members, reordered, tmp_path / "bank"))
+    assert tuple(loaded.statements) == tuple(bank.statements) and tuple(loaded.constraints) == tuple(bank.constraints)
+
+
 def test_members_of_a_bank_are_stable(bank: MemoryBank) -> None:
     assert bank_members(bank) == bank_members(bank)
