@@ -244,7 +244,7 @@ class DecoderState:
         themselves (``same_sources``): every row keeps its encoder output, which is not copied."""
         source = self.source if same_sources else [(k[rows], v[rows]) for k, v in self.source]
         bias = self.source_bias if same_sources else self.source_bias[rows]
-        own = [(k[rows, :, : self.length], v[rows, :, : self.length]) for k, v in self.own]
+        own = [(k[rows], v[rows]) for k, v in self.own]  # with their room: the next step writes into it
         return DecoderState(own, source, bias, self.length)
 
     def keep(self, index: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

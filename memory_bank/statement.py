@@ -23,7 +23,6 @@ STRUCTURES: tuple[int, ...] = (1, 2, 3)
 CONSTRAINT_KINDS: tuple[str, ...] = ("equals", "comparison", "time_window", "order", "count")
 CVT_SLOT = "?cvt"
 NS_PREFIX = "ns:"
-_SLOT = re.compile(r"^\?e[1-9][0-9]*$")
 #: slots separated by single spaces (a statement's inputs and output, joined)
 _SLOTS = re.compile(r"\?e[1-9][0-9]*(?: \?e[1-9][0-9]*)*")
 

@@ -159,16 +159,17 @@ def build_planner_runtime(folder: Path, report: dict[str, Any]) -> None:
     from nl2sparql.planner.backends.local import load_model
     from nl2sparql.planner.errors import PlannerModelError
     from nl2sparql.planner.model_meta import read_meta
-    from nl2sparql.planner.numpy_model import open_numpy
+    from nl2sparql.planner.numpy_model import NumpyPlanner, open_numpy
 
     if not merged_cache.enabled():
         report["planner runtime"] = "torch (NL2SPARQL_PLANNER_CACHE=0 keeps no merged weights)"
         return
     meta = read_meta(folder)
     try:
-        load_model(folder, meta)
+        model = load_model(folder, meta)
     except PlannerModelError as exc:
         report["planner runtime"] = f"the planner does not load: {exc}"
         return
-    fast = open_numpy(folder, meta)
+    # torch loaded it when its merged weights were not there yet; it has written them now
+    fast = model if isinstance(model, NumpyPlanner) else open_numpy(folder, meta)
     report["planner runtime"] = "numpy" if fast is not None else "torch (not a BERT encoder-decoder)"
