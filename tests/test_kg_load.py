@@ -251,7 +251,14 @@ def _start_load(nt: Path, store: Path) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "nl2sparql", "kg", "load", str(nt), "--store", str(store), "--no-progress"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # A shell that runs the tests in the background ignores SIGINT, the child inherits that
+        # and Python then installs no handler: the load would shrug the interrupt off.
+        preexec_fn=_interruptible,
     )
+
+
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_writing(process: subprocess.Popen[bytes], store: Path) -> None:
