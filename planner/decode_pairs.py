@@ -19,6 +19,8 @@ from nl2sparql.planner.input_format import names_from_input, question_from_input
 from nl2sparql.planner.pairs import read_pairs
 
 MAX_BATCH = 256
+#: a larger pairs file is refused before it is read (the dev splits' are under 1 MB)
+MAX_PAIRS_BYTES = 256 * 1024 * 1024
 
 
 def decode_pairs(folder: Path, pairs_file: Path, out: Path, batch_size: int = 64, progress: bool = True) -> int:
@@ -30,6 +32,10 @@ def decode_pairs(folder: Path, pairs_file: Path, out: Path, batch_size: int = 64
 
     if not 1 <= batch_size <= MAX_BATCH:
         raise PlannerError(f"--batch takes 1 to {MAX_BATCH} (got {batch_size})")
+    if not out.parent.is_dir() or out.is_dir():
+        raise PlannerError(f"cannot write {out}: {'it is a folder' if out.is_dir() else 'its folder does not exist'}")
+    if pairs_file.is_file() and pairs_file.stat().st_size > MAX_PAIRS_BYTES:
+        raise PlannerError(f"{pairs_file} is larger than {MAX_PAIRS_BYTES // 2**20} MiB")
     pairs = read_pairs(pairs_file)
     model = PlannerModel.load(folder)
     temp = out.with_name(f".{out.name}.tmp")

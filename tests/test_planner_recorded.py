@@ -20,7 +20,7 @@ from nl2sparql.planner.backends import open_planner, recorded
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER
 from nl2sparql.planner.backends.recorded import RecordedPlanner
 from nl2sparql.planner.decode_pairs import decode_pairs
-from nl2sparql.planner.errors import PlannerError
+from nl2sparql.planner.errors import PlannerDataError, PlannerError
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import META_FILE
 
@@ -92,9 +92,16 @@ def test_decoded_plans_come_back_as_the_same_plans(tmp_path: Path) -> None:
         assert "Find" in record["plan"] or "find" in record["plan"]
 
 
-def test_decode_checks_its_batch_before_loading_anything(tmp_path: Path) -> None:
+def test_decode_checks_its_arguments_before_loading_anything(tmp_path: Path) -> None:
     with pytest.raises(PlannerError, match="--batch takes 1 to 256"):
         decode_pairs(tmp_path / "no-planner", tmp_path / "none.jsonl", tmp_path / "out.jsonl", batch_size=0)
+    with pytest.raises(PlannerError, match="its folder does not exist"):
+        decode_pairs(tmp_path / "no-planner", tmp_path / "none.jsonl", tmp_path / "no" / "out.jsonl")
+    with pytest.raises(PlannerError, match="it is a folder"):
+        decode_pairs(tmp_path / "no-planner", tmp_path / "none.jsonl", tmp_path)
+    with pytest.raises(PlannerDataError, match="cannot read training pairs"):
+        decode_pairs(tmp_path / "no-planner", tmp_path / "none.jsonl", tmp_path / "out.jsonl")
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_the_question_key_example_holds() -> None:
