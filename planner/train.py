@@ -35,11 +35,11 @@ import torch
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner.adapter_int8 import read_adapter_weights
+from nl2sparql.planner.decode_pairs import decoded_pairs
 from nl2sparql.planner.errors import PlannerDataError, PlannerModelError
 from nl2sparql.planner.input_format import (
     INPUT_FORMAT_VERSION,
     examples_in_input,
-    names_from_input,
     relations_in_input,
 )
 from nl2sparql.planner.model import (
@@ -176,16 +176,13 @@ def dev_loss(model: PlannerModel, examples: Sequence[tuple[str, list[int]]], bat
 def decode_metrics(model: PlannerModel, pairs: Sequence[PlanPair], batch_size: int = 32) -> dict[str, float]:
     """Greedy decoding of ``pairs``: share that parse and share equal to the gold plan (ignoring case)."""
     parsed = exact = 0
-    for start in range(0, len(pairs), batch_size):
-        chunk = pairs[start : start + batch_size]
-        outputs = model.generate([p.input for p in chunk], [names_from_input(p.input) for p in chunk])
-        for pair, (text,) in zip(chunk, outputs, strict=True):
-            try:
-                plan = parse_plan(text)
-            except PlanError:
-                continue
-            parsed += 1
-            exact += format_plan(plan).casefold() == format_plan(parse_plan(pair.output)).casefold()
+    for pair, text in decoded_pairs(model, pairs, batch_size, constrained=False):
+        try:
+            plan = parse_plan(text)
+        except PlanError:
+            continue
+        parsed += 1
+        exact += format_plan(plan).casefold() == format_plan(parse_plan(pair.output)).casefold()
     return {"dev_parse_rate": parsed / len(pairs), "dev_exact": exact / len(pairs)} if pairs else {}
 
 
