@@ -79,12 +79,16 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Linear:
-    weight: np.ndarray  # (out, in), as torch stores it
+    """``x @ kernel + bias``; ``kernel`` is (in, out), torch's (out, in) weight transposed once
+    and laid out in memory that way: OpenBLAS multiplies the few rows a decoding step has 2.5
+    to 7 times faster by a contiguous (in, out) matrix than by a transposed view of torch's."""
+
+    kernel: np.ndarray
     bias: np.ndarray
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         flat = x.reshape(-1, x.shape[-1])  # one matrix product, not one per row of a stack
-        return (flat @ self.weight.T + self.bias).reshape(*x.shape[:-1], -1)
+        return (flat @ self.kernel + self.bias).reshape(*x.shape[:-1], -1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +105,7 @@ class Norm:
 
 
 def _linear(weights: Weights, name: str) -> Linear:
-    return Linear(weights[f"{name}.weight"], weights[f"{name}.bias"])
+    return Linear(np.ascontiguousarray(weights[f"{name}.weight"].T), weights[f"{name}.bias"])
 
 
 def _norm(weights: Weights, name: str, eps: float) -> Norm:
@@ -270,6 +274,9 @@ class Decoder:
     transform: Linear
     transform_norm: Norm
     output_bias: np.ndarray
+    #: the word embeddings transposed into their own (size, vocabulary) array, as ``Linear``
+    #: keeps its kernel: the LM head's product is a decoding step's largest
+    unembed: np.ndarray
 
     @classmethod
     def read(cls, weights: Weights, prefix: str, config: Mapping[str, Any]) -> Decoder:
@@ -282,6 +289,7 @@ class Decoder:
             _linear(weights, f"{prefix}cls.predictions.transform.dense"),
             _norm(weights, f"{prefix}cls.predictions.transform.LayerNorm", _eps(config)),
             weights[f"{prefix}cls.predictions.bias"],
+            np.ascontiguousarray(encoder.embeddings.words.T),
         )
 
     def start(self, source: np.ndarray, mask: np.ndarray) -> DecoderState:
@@ -301,4 +309,4 @@ class Decoder:
             hidden = layer.feed_forward(hidden)
         state.length += 1
         head = self.transform_norm(gelu(self.transform(hidden[:, 0])))
-        return head @ self.embeddings.words.T + self.output_bias
+        return head @ self.unembed + self.output_bias

@@ -158,8 +158,8 @@ class NumpyPlanner:
         if not inputs:
             return []
         names = names or [() for _ in inputs]
-        source, mask = self._sources(inputs)
-        state = self.decoder.start(self.encoder(source, mask), mask)
+        hidden, mask = self._encoded(inputs)
+        state = self.decoder.start(hidden, mask)
         if num_beams > 1 and not do_sample:
             rows = self._beam_search(state, len(inputs), num_beams, num_return_sequences, max_new_tokens)
         else:
@@ -178,15 +178,24 @@ class NumpyPlanner:
             for i, found in enumerate(rows)
         ]
 
-    def _sources(self, inputs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def _encoded(self, inputs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The encoder's output for each input, padded to the longest, and the 1/0 mask.
+
+        Each input is encoded alone at its own length: a batch padded to its longest spends the
+        padding's share of every product and a square share of attention on nothing (16 dev
+        questions, 160 to 320 tokens: 2.7 s as one batch, 1.2 s one by one). The padding stays
+        zeros; the mask keeps the decoder from reading it."""
         sources = [
             self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
             for text in inputs
         ]
         width = max(map(len, sources))
-        ids = np.array([s + [self.pad_id] * (width - len(s)) for s in sources], dtype=np.int64)
         mask = np.array([[1] * len(s) + [0] * (width - len(s)) for s in sources], dtype=np.int64)
-        return ids, mask
+        hidden = np.zeros((len(sources), width, self.decoder.embeddings.words.shape[1]), dtype=np.float32)
+        for row, source in enumerate(sources):
+            ids = np.array([source], dtype=np.int64)
+            hidden[row, : len(source)] = self.encoder(ids, np.ones_like(ids))[0]
+        return hidden, mask
 
     def _greedy(
         self, state: DecoderState, max_new: int, min_new: int, processor: Any, sampler: _Sampler | None
