@@ -142,14 +142,23 @@ class Attention:
     def keys_values(self, source: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.split(self.key(source)), self.split(self.value(source))
 
-    def attend(self, hidden: np.ndarray, keys: np.ndarray, values: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    def attend(
+        self, hidden: np.ndarray, keys: np.ndarray, values: np.ndarray, bias: np.ndarray | None, group: int = 1
+    ) -> np.ndarray:
         """``hidden`` attends to ``keys``/``values`` (split by head); ``bias`` is added to the scores
-        (0 where a position may be seen, -inf where not)."""
+        (0 where a position may be seen, -inf where not). With ``group`` > 1, each ``group``
+        consecutive rows of ``hidden`` (one position each: a question's beams) share one row
+        of ``keys``/``values``, which are then read once for the group instead of once a row."""
         query = self.split(self.query(hidden))
+        if group > 1:
+            rows, heads, _, size = query.shape
+            query = query[:, :, 0].reshape(rows // group, group, heads, size).transpose(0, 2, 1, 3)
         scores = query @ keys.transpose(0, 1, 3, 2) / np.float32(math.sqrt(query.shape[-1]))
         if bias is not None:
             scores = scores + bias
         context = softmax(scores) @ values
+        if group > 1:
+            return self.norm(self.out(context.transpose(0, 2, 1, 3).reshape(hidden.shape)) + hidden)
         batch, _, length, _ = context.shape
         context = context.transpose(0, 2, 1, 3).reshape(batch, length, -1)
         return self.norm(self.out(context) + hidden)
@@ -236,20 +245,31 @@ class Encoder:
 class DecoderState:
     """What a decoder keeps between steps: each layer's keys and values of the tokens written so
     far (in arrays with room for more, so a step writes one position instead of copying them
-    all) and of the encoder's output, and the encoder's mask as a score bias."""
+    all) and of the encoder's output, and the encoder's mask as a score bias. ``group``
+    consecutive rows share one row of the encoder's output (a question's beams)."""
 
     own: list[tuple[np.ndarray, np.ndarray]]
     source: list[tuple[np.ndarray, np.ndarray]]
     source_bias: np.ndarray
     length: int = 0
+    group: int = 1
+
+    def beams(self, width: int) -> DecoderState:
+        """Each row's state ``width`` times over, as consecutive rows that share its encoder
+        output: a beam search's start."""
+        rows = np.repeat(np.arange(self.source_bias.shape[0]), width)
+        own = [(k[rows], v[rows]) for k, v in self.own]
+        return DecoderState(own, self.source, self.source_bias, self.length, width)
 
     def select(self, rows: np.ndarray, same_sources: bool = False) -> DecoderState:
         """The state of rows ``rows``. Beam search reorders the beams of each question among
         themselves (``same_sources``): every row keeps its encoder output, which is not copied."""
+        if not same_sources and self.group > 1:
+            raise ValueError("rows that share encoder output are selected among themselves only")
         source = self.source if same_sources else [(k[rows], v[rows]) for k, v in self.source]
         bias = self.source_bias if same_sources else self.source_bias[rows]
         own = [(k[rows], v[rows]) for k, v in self.own]  # with their room: the next step writes into it
-        return DecoderState(own, source, bias, self.length)
+        return DecoderState(own, source, bias, self.length, self.group)
 
     def keep(self, index: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Layer ``index``'s keys and values with those of the new position (batch, heads, 1,
@@ -305,7 +325,7 @@ class Decoder:
             keys, values = state.keep(index, *layer.attention.keys_values(hidden))
             hidden = layer.attention.attend(hidden, keys, values, None)
             assert layer.cross is not None
-            hidden = layer.cross.attend(hidden, *state.source[index], state.source_bias)
+            hidden = layer.cross.attend(hidden, *state.source[index], state.source_bias, state.group)
             hidden = layer.feed_forward(hidden)
         state.length += 1
         head = self.transform_norm(gelu(self.transform(hidden[:, 0])))

@@ -226,7 +226,7 @@ class NumpyPlanner:
     def _beam_search(
         self, state: DecoderState, batch: int, width: int, returned: int, max_new: int
     ) -> list[list[list[int]]]:
-        state = state.select(np.repeat(np.arange(batch), width))
+        state = state.beams(width)
         scores = np.full(width, -1e9, dtype=np.float32)
         scores[0] = 0.0
         searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]

@@ -103,6 +103,28 @@ def test_a_gelu_through_the_error_function_matches_its_definition() -> None:
     assert many.size > 2 * bert_numpy._CHUNK and np.array_equal(bert_numpy.gelu(many), whole)
 
 
+def test_beams_that_share_one_encoder_output_attend_as_if_each_had_its_copy() -> None:
+    rng = np.random.default_rng(0)
+    size, heads, sources, width, length = 8, 2, 3, 4, 5
+
+    def linear() -> bert_numpy.Linear:
+        kernel, bias = rng.normal(size=(size, size)), rng.normal(size=size)
+        return bert_numpy.Linear(kernel.astype(np.float32), bias.astype(np.float32))
+
+    norm = bert_numpy.Norm(np.ones(size, np.float32), np.zeros(size, np.float32), 1e-12)
+    attention = bert_numpy.Attention(linear(), linear(), linear(), linear(), norm, heads)
+    encoded = rng.normal(size=(sources, length, size)).astype(np.float32)
+    mask = np.ones((sources, length), dtype=np.int64)
+    mask[1, 3:] = 0
+    hidden = rng.normal(size=(sources * width, 1, size)).astype(np.float32)
+    shared = attention.attend(hidden, *attention.keys_values(encoded), bert_numpy.attention_bias(mask), group=width)
+    copies = np.repeat(np.arange(sources), width)
+    each = attention.attend(
+        hidden, *attention.keys_values(encoded[copies]), bert_numpy.attention_bias(mask[copies])
+    )
+    assert np.allclose(shared, each, atol=1e-5)
+
+
 @pytest.fixture(scope="module")
 def shipped_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A home folder with the shipped planner's exemplars and its merged weights (built by the
