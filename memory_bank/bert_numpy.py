@@ -318,8 +318,9 @@ class Decoder:
         empty = np.zeros((source.shape[0], self.layers[0].attention.heads, 0, 1), dtype=source.dtype)
         return DecoderState([(empty, empty) for _ in self.layers], cross, attention_bias(mask))
 
-    def step(self, state: DecoderState, tokens: np.ndarray) -> np.ndarray:
-        """Logits (batch, vocabulary) of the token after ``tokens`` (batch,); ``state`` moves on."""
+    def step(self, state: DecoderState, tokens: np.ndarray, shortlist: Shortlist | None = None) -> np.ndarray:
+        """Logits (batch, vocabulary) of the token after ``tokens`` (batch,); ``state`` moves on.
+        With a ``shortlist``, only its tokens are computed; the others are ``-inf``."""
         hidden = self.embeddings(tokens[:, None], start=state.length)
         for index, layer in enumerate(self.layers):
             keys, values = state.keep(index, *layer.attention.keys_values(hidden))
@@ -329,4 +330,40 @@ class Decoder:
             hidden = layer.feed_forward(hidden)
         state.length += 1
         head = self.transform_norm(gelu(self.transform(hidden[:, 0])))
+        if shortlist is not None:
+            return shortlist(head)
         return head @ self.unembed + self.output_bias
+
+    def shortlist(self, ids: np.ndarray) -> Shortlist:
+        """The LM head for tokens ``ids`` (sorted, distinct) only."""
+        kernel = np.ascontiguousarray(self.unembed[:, ids])
+        return Shortlist((ids,), (kernel,), (self.output_bias[ids],), self.unembed.shape[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Shortlist:
+    """An LM head over some tokens only: each part's columns of the word embeddings, laid out
+    contiguously, and its biases; every other token's logit is ``-inf``.
+
+    >>> head = Shortlist((np.array([1]), np.array([3])), (np.ones((2, 1), np.float32),
+    ...     np.full((2, 1), 2, np.float32)), (np.zeros(1, np.float32), np.ones(1, np.float32)), 4)
+    >>> head(np.array([[1.0, 1.0]], dtype=np.float32)).tolist()
+    [[-inf, 2.0, -inf, 5.0]]
+    """
+
+    ids: tuple[np.ndarray, ...]
+    kernels: tuple[np.ndarray, ...]
+    biases: tuple[np.ndarray, ...]
+    vocabulary: int
+
+    def plus(self, other: Shortlist) -> Shortlist:
+        """Both heads' tokens (which must not overlap)."""
+        ids, kernels, biases = self.ids + other.ids, self.kernels + other.kernels, self.biases + other.biases
+        return Shortlist(ids, kernels, biases, self.vocabulary)
+
+    def __call__(self, head: np.ndarray) -> np.ndarray:
+        logits = np.full((head.shape[0], self.vocabulary), -np.inf, dtype=np.float32)
+        for ids, kernel, bias in zip(self.ids, self.kernels, self.biases, strict=True):
+            if len(ids):
+                logits[:, ids] = head @ kernel + bias
+        return logits

@@ -33,6 +33,15 @@ example (on a GPU machine, then here):
   nl2sparql eval --dataset cwq.test.part-A.json --split dev --planner plans:smol-dev.jsonl
 """
 
+OUTPUT_TOKENS_EPILOG = """'planner train' records them itself; this is for a planner trained before it
+did. The numpy runtime then computes its LM head for these tokens, every number token and
+the tokens of each input only (a quarter of the vocabulary for the shipped planner).
+Pass the training pairs, never the dev pairs.
+
+example:
+  nl2sparql planner output-tokens planner/default --pairs pairs/train.jsonl --pairs pairs/complex.jsonl
+"""
+
 TRAIN_EPILOG = """--data is a folder with train.jsonl (and optionally dev.jsonl; without it 5% of
 train, at most 300 pairs, is held out for the dev loss), or one .jsonl file. Each line
 is {"id": ..., "input": "question: ... entities: A | B", "output": "<plan text>"}.
@@ -313,6 +322,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decode.add_argument("--quiet", action="store_true", help="no progress bar")
     decode.set_defaults(func=_decode)
 
+    tokens = commands.add_parser(
+        "output-tokens",
+        help="record in a planner's planner.json the tokens its training plans use (the numpy runtime's shortlist)",
+        epilog=OUTPUT_TOKENS_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    tokens.add_argument("folder", type=Path, help="a planner folder written by 'planner train' or 'planner export'")
+    tokens.add_argument(
+        "--pairs", type=Path, action="append", required=True, help="a pairs .jsonl it was trained on (repeatable)"
+    )
+    tokens.set_defaults(func=_output_tokens)
+
 
 def _help(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
@@ -582,6 +603,14 @@ def _decode(args: argparse.Namespace) -> int:
 
     count = decode_pairs(args.folder, args.pairs, args.out, args.batch, progress=not args.quiet)
     print(f"{count} plans -> {args.out} (judge them with: nl2sparql eval --planner plans:{args.out})")
+    return 0
+
+
+def _output_tokens(args: argparse.Namespace) -> int:
+    from nl2sparql.planner.output_tokens import record_pairs
+
+    count = record_pairs(args.folder, args.pairs)
+    print(f"{args.folder}: {count} output tokens recorded")
     return 0
 
 

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from nl2sparql.memory_bank.bert_numpy import Decoder, DecoderState, Encoder, log_softmax, softmax
+from nl2sparql.memory_bank.bert_numpy import Decoder, DecoderState, Encoder, Shortlist, log_softmax, softmax
 from nl2sparql.planner import merged_cache
 from nl2sparql.planner.errors import PlannerModelError
+from nl2sparql.planner.output_tokens import static_shortlist
 from nl2sparql.planner.target_text import Codec, decode_output
 
 #: ``NL2SPARQL_PLANNER_RUNTIME``: ``auto`` (numpy when it can), ``numpy`` (always, once the
@@ -85,6 +86,9 @@ class WordPieceTokenizer:
             ids = ids[: max_length - 1] + ids[-1:] if add_special_tokens else ids[:max_length]
         return list(ids)
 
+    def vocabulary(self) -> dict[str, int]:
+        return dict(self._tokenizer.get_vocab())
+
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = False) -> str:
         return str(self._tokenizer.decode(list(ids), skip_special_tokens=skip_special_tokens))
 
@@ -125,6 +129,9 @@ class NumpyPlanner:
         self.meta = dict(meta)
         self.codec: Codec = self.meta["codec"]
         self.max_source_tokens = int(self.meta.get("max_source_tokens", 256))
+        specials = {self.eos_id, self.pad_id, self.start_id}
+        ids = static_shortlist(self.meta, self.tokenizer.vocabulary(), specials)
+        self.shortlist = None if ids is None else self.decoder.shortlist(ids)
         # One BLAS thread in this process: a decode's products are a few rows wide, so a second
         # thread gains a fifth on an idle machine, and when decodes run side by side (the
         # service's two slots, two processes) OpenBLAS threads spin against each other: in two
@@ -158,10 +165,15 @@ class NumpyPlanner:
         if not inputs:
             return []
         names = names or [() for _ in inputs]
-        hidden, mask = self._encoded(inputs)
+        sources = [
+            self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
+            for text in inputs
+        ]
+        hidden, mask = self._encoded(sources)
         state = self.decoder.start(hidden, mask)
+        head = self._head(sources)
         if num_beams > 1 and not do_sample:
-            rows = self._beam_search(state, len(inputs), num_beams, num_return_sequences, max_new_tokens)
+            rows = self._beam_search(state, head, len(inputs), num_beams, num_return_sequences, max_new_tokens)
         else:
             processor = None
             if constrained and not do_sample:
@@ -171,24 +183,29 @@ class NumpyPlanner:
                     self.tokenizer, self.codec, names, 0, max_new_tokens, eos=self.eos_ids
                 )
             sampler = _Sampler(temperature, top_p, seed) if do_sample else None
-            written = self._greedy(state, max_new_tokens, min_new_tokens, processor, sampler)
+            written = self._greedy(state, head, max_new_tokens, min_new_tokens, processor, sampler)
             rows = [[row] for row in written]
         return [
             [decode_output(self.tokenizer.decode(row, skip_special_tokens=True), self.codec, names[i]) for row in found]
             for i, found in enumerate(rows)
         ]
 
-    def _encoded(self, inputs: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def _head(self, sources: Sequence[Sequence[int]]) -> Shortlist | None:
+        """The LM head for a batch: the planner's shortlist and the tokens of its inputs,
+        which a plan may copy; ``None`` (every token) for a planner without a shortlist."""
+        if self.shortlist is None:
+            return None
+        (known,) = self.shortlist.ids
+        copied = np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
+        return self.shortlist.plus(self.decoder.shortlist(copied))
+
+    def _encoded(self, sources: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
         """The encoder's output for each input, padded to the longest, and the 1/0 mask.
 
         Each input is encoded alone at its own length: a batch padded to its longest spends the
         padding's share of every product and a square share of attention on nothing (16 dev
         questions, 160 to 320 tokens: 2.7 s as one batch, 1.2 s one by one). The padding stays
         zeros; the mask keeps the decoder from reading it."""
-        sources = [
-            self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
-            for text in inputs
-        ]
         width = max(map(len, sources))
         mask = np.array([[1] * len(s) + [0] * (width - len(s)) for s in sources], dtype=np.int64)
         hidden = np.zeros((len(sources), width, self.decoder.embeddings.words.shape[1]), dtype=np.float32)
@@ -198,7 +215,13 @@ class NumpyPlanner:
         return hidden, mask
 
     def _greedy(
-        self, state: DecoderState, max_new: int, min_new: int, processor: Any, sampler: _Sampler | None
+        self,
+        state: DecoderState,
+        head: Shortlist | None,
+        max_new: int,
+        min_new: int,
+        processor: Any,
+        sampler: _Sampler | None,
     ) -> list[list[int]]:
         """Greedy (or sampled) decoding of a batch; a row that has ended is padded, as
         transformers pads it, but no longer computed."""
@@ -206,7 +229,7 @@ class NumpyPlanner:
         written = np.full((batch, 1), self.start_id, dtype=np.int64)
         active = np.arange(batch)
         for step in range(max_new):
-            logits = self.decoder.step(state, written[active, -1])
+            logits = self.decoder.step(state, written[active, -1], head)
             scores = np.full((batch, logits.shape[-1]), -np.inf, dtype=logits.dtype)
             scores[active] = logits
             if step < min_new:
@@ -224,7 +247,7 @@ class NumpyPlanner:
         return [list(row) for row in written.tolist()]
 
     def _beam_search(
-        self, state: DecoderState, batch: int, width: int, returned: int, max_new: int
+        self, state: DecoderState, head: Shortlist | None, batch: int, width: int, returned: int, max_new: int
     ) -> list[list[list[int]]]:
         state = state.beams(width)
         scores = np.full(width, -1e9, dtype=np.float32)
@@ -232,7 +255,7 @@ class NumpyPlanner:
         searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]
         for step in range(max_new):
             last = np.array([beam[-1] for search in searches for beam in search.running], dtype=np.int64)
-            log_probs = log_softmax(self.decoder.step(state, last)).reshape(batch, width, -1)
+            log_probs = log_softmax(self.decoder.step(state, last, head)).reshape(batch, width, -1)
             at_limit = step + 1 >= max_new
             rows = [
                 self._advance(search, log_probs[i], step + 1, at_limit) + i * width for i, search in enumerate(searches)

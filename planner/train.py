@@ -434,9 +434,19 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     meta["exemplars"], meta["init"] = exemplars, init
     meta["relations"] = relations
     meta["metrics"] = metrics
+    _record_output_tokens(meta, planner, train_pairs, Path(config.init).expanduser() if config.init else None)
     _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if exemplars else None)
     shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)  # a full model's optimiser state is twice its size
     return TrainResult(out, planner.meta, planner)
+
+
+def _record_output_tokens(meta: dict[str, Any], planner: Any, pairs: list[PlanPair], init: Path | None) -> None:
+    """The tokens of the training plans, with those of the planner this run continues."""
+    from nl2sparql.planner.output_tokens import KEY, record, target_tokens
+
+    if init is not None:
+        meta[KEY] = read_meta(init).get(KEY)
+    record(meta, target_tokens(planner.tokenizer, (pair.output for pair in pairs), planner.codec))
 
 
 def enable_gradient_checkpointing(model: Any) -> None:

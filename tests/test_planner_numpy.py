@@ -24,7 +24,7 @@ from test_planner_training import one_thread, tiny_bert  # noqa: F401  (fixtures
 from nl2sparql.kg.splits import is_webqsp_dev
 from nl2sparql.memory_bank import bert_numpy
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
-from nl2sparql.planner import merged_cache
+from nl2sparql.planner import merged_cache, output_tokens
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER, exemplars_for, hints_for, load_model
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
@@ -74,6 +74,36 @@ def test_a_tiny_model_decodes_the_same_in_numpy(
     # one at a time as in a batch: padding changes nothing
     one = [numpy_model.generate([i], [n], max_new_tokens=40, **options)[0] for i, n in zip(INPUTS, NAMES, strict=True)]  # type: ignore[arg-type]
     assert one == expected
+
+
+def test_a_shortlisted_head_writes_what_the_whole_head_writes_within_it(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner],
+    tmp_path: Path,
+) -> None:
+    torch_model, whole = tiny_pair
+    expected = whole.generate(INPUTS, NAMES, max_new_tokens=40)
+    tokenizer = whole.tokenizer
+    sources = [tokenizer.encode(text) for text in INPUTS]
+    state = whole.decoder.start(*whole._encoded(sources))
+    written = {t for row in whole._greedy(state, None, 40, 0, None, None) for t in row[1:]}
+    folder = tmp_path / "tiny-ed"
+    torch_model.model.save_pretrained(str(folder))
+    torch_model.tokenizer.save_pretrained(str(folder))
+
+    def shortlisted(tokens: set[int]) -> NumpyPlanner:
+        return NumpyPlanner(folder, {**whole.meta, output_tokens.KEY: " ".join(map(str, sorted(tokens)))})
+
+    # every token the whole head chose is in the list: the same plans, computed over fewer tokens
+    within = shortlisted(written)
+    assert within.shortlist is not None and len(within.shortlist.ids[0]) < whole.decoder.unembed.shape[1] // 2
+    assert within.generate(INPUTS, NAMES, max_new_tokens=40) == expected
+    # a token neither listed nor in the input is never written
+    dropped = min(written - {t for source in sources for t in source})
+    without = shortlisted(written - {dropped})
+    rows = without.generate(INPUTS, NAMES, max_new_tokens=40)
+    assert rows != expected
+    state = without.decoder.start(*without._encoded(sources))
+    assert all(dropped not in row for row in without._greedy(state, without._head(sources), 40, 0, None, None))
 
 
 def test_sampling_is_seeded(tiny_pair: tuple[PlannerModel, NumpyPlanner]) -> None:

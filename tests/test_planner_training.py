@@ -31,7 +31,9 @@ from nl2sparql.planner.decoding import DecodingOptions
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base
+from nl2sparql.planner.output_tokens import recorded
 from nl2sparql.planner.pairs import PlanPair, make_pair, write_pairs
+from nl2sparql.planner.target_text import encode_target
 from nl2sparql.planner.train import TrainConfig, TrainResult, train
 
 PLAN = "Type: composition\nFind the siblings of {name}, assign it to ?x.\nThe answer is ?x.\n"
@@ -172,6 +174,10 @@ def test_lora_training_logs_checkpoints_and_learns(lora_ed: TrainResult) -> None
     assert meta["method"] == "lora" and meta["codec"] == "flat" and meta["architecture"] == "seq2seq"
     assert meta["data"]["train_pairs"] == 8 and meta["data"]["dev_pairs"] == 2 and meta["seed"] == 0
     assert len(meta["data"]["train_sha256"]) == 64 and meta["metrics"]["dev_loss"] == [e["dev_loss"] for e in epochs]
+    # the tokens of the training plans (never the dev plans): the numpy runtime's shortlist
+    model = lora_ed.model
+    targets = [model.tokenizer.encode(encode_target(pair.output, model.codec)) for pair in webqsp_pairs(8)]
+    assert recorded(meta) == {t for target in targets for t in target} - set(model.tokenizer.all_special_ids)
 
 
 def test_lora_saves_only_the_adapter_and_the_new_parts(lora_ed: TrainResult, tiny_bert: Path) -> None:
