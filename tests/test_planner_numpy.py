@@ -119,6 +119,7 @@ def test_sampling_is_seeded(tiny_pair: tuple[PlannerModel, NumpyPlanner]) -> Non
 
 def test_the_bert_layers_doctests() -> None:
     assert doctest.testmod(bert_numpy).failed == 0
+    assert doctest.testmod(output_tokens).failed == 0
 
 
 def test_a_gelu_through_the_error_function_matches_its_definition() -> None:
