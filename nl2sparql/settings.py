@@ -22,7 +22,6 @@ Example ``nl2sparql.toml``::
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -135,6 +134,8 @@ def config_file(explicit: str | None = None) -> Path | None:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only where there is a file to read: 4 ms of every start-up
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:

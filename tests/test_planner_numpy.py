@@ -95,7 +95,7 @@ def test_a_shortlisted_head_writes_what_the_whole_head_writes_within_it(
 
     # every token the whole head chose is in the list: the same plans, computed over fewer tokens
     within = shortlisted(written)
-    assert within.shortlist is not None and len(within.shortlist.ids[0]) < whole.decoder.unembed.shape[1] // 2
+    assert within.shortlist is not None and len(within.shortlist.ids[0]) < whole.decoder.embeddings.words.shape[0] // 2
     assert within.generate(INPUTS, NAMES, max_new_tokens=40) == expected
     # a token neither listed nor in the input is never written
     dropped = min(written - {t for source in sources for t in source})
