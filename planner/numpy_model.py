@@ -8,6 +8,9 @@ cross-attention. :class:`NumpyPlanner` reads the merged weights that
 (greedy with the grammar's logits processor, beam search with its length-normalised
 finished hypotheses and early-stop test, seeded top-p sampling) and exposes what the
 decoding loop and the local backend read of a :class:`~nl2sparql.planner.model.PlannerModel`.
+One difference on purpose: where the planner records the tokens of its training plans, the
+LM head is computed for those, number tokens and the input's only
+(:mod:`~nl2sparql.planner.output_tokens`).
 """
 
 from __future__ import annotations
