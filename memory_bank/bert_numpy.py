@@ -157,11 +157,8 @@ class Attention:
         scores = query @ keys.transpose(0, 1, 3, 2) / np.float32(math.sqrt(query.shape[-1]))
         if bias is not None:
             scores = scores + bias
-        context = softmax(scores) @ values
-        if group > 1:
-            return self.norm(self.out(context.transpose(0, 2, 1, 3).reshape(hidden.shape)) + hidden)
-        batch, _, length, _ = context.shape
-        context = context.transpose(0, 2, 1, 3).reshape(batch, length, -1)
+        # (batch, heads, length, size) or, grouped, (sources, heads, group, size): back to hidden's rows
+        context = (softmax(scores) @ values).transpose(0, 2, 1, 3).reshape(hidden.shape)
         return self.norm(self.out(context) + hidden)
 
 
