@@ -4,11 +4,13 @@
                                       [--clients 1,4,16] [--requests 200] [--seconds 20] [--json]
                                       [--modes old,new] [--served-only] [--answerable]
 
-Each mode is a server of its own, one after the other, in the same run: ``old`` decodes
-with beam 4 for every question and one question per decode (``decoding = "beams"``,
-``plan_batch = 1``: the service before batching), ``new`` with the settings' defaults
-(greedy first, planner calls of concurrent questions decoded together); the last lines
-compare their served throughput at each level.
+Each mode is a server of its own, one after the other, in the same run: ``old`` is the
+service as it was before 0.2: beam 4 for every question, one question per decode
+(``decoding = "beams"``, ``plan_batch = 1``) and the planner on torch
+(``NL2SPARQL_PLANNER_RUNTIME=torch``); ``beams`` is that decoding on the numpy runtime
+(what the runtime alone gives); ``new`` runs the settings' defaults (greedy first, planner
+calls of concurrent questions decoded together). The last lines compare each mode's served
+throughput with the first mode's at each level.
 
 For 1, 4 and 16 concurrent clients it prints requests/s, p50/p95/p99 latency and errors
 (which must be 0: the script exits 1 otherwise), first calling ``pipeline.ask`` from as
@@ -59,7 +61,12 @@ Question = tuple[str, "dict[str, str] | None"]
 CALL_TIMEOUT = 120.0
 
 
-MODES: dict[str, dict[str, Any]] = {"old": {"decoding": "beams", "plan_batch": 1}, "new": {}}
+#: each mode's settings and the environment its server process runs in
+MODES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+    "old": ({"decoding": "beams", "plan_batch": 1}, {"NL2SPARQL_PLANNER_RUNTIME": "torch"}),
+    "beams": ({"decoding": "beams", "plan_batch": 1}, {}),
+    "new": ({}, {}),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     for mode, (ready, served) in results.items():
         report(f"{ready['pipeline']} [mode {mode}: {ready['settings']}]", ready["baseline"], served, args.json)
         errors += sum(r["errors"] for r in served.values()) + sum(r["errors"] for r in ready["baseline"].values())
-    if "old" in results and "new" in results:
-        compare(results["old"][1], results["new"][1], args.json)
+    first, *others = results
+    for mode in others:
+        compare(first, mode, results[first][1], results[mode][1], args.json)
     return 1 if errors else 0
 
 
@@ -86,6 +94,7 @@ def measure(mode: str, args: argparse.Namespace) -> tuple[dict[str, Any], dict[i
     levels = [int(c) for c in args.clients.split(",")]
     process = subprocess.Popen(
         [sys.executable, __file__, "--child", "--modes", mode, *forwarded(args)],
+        env={**os.environ, **MODES[mode][1]},
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -102,12 +111,12 @@ def measure(mode: str, args: argparse.Namespace) -> tuple[dict[str, Any], dict[i
     return ready, served
 
 
-def compare(old: dict[int, Any], new: dict[int, Any], as_json: bool) -> None:
+def compare(base: str, mode: str, old: dict[int, Any], new: dict[int, Any], as_json: bool) -> None:
     ratios = {c: new[c]["rps"] / old[c]["rps"] if old[c]["rps"] else float("nan") for c in old if c in new}
     if as_json:
-        print(json.dumps({"served_throughput_new_over_old": ratios}))
+        print(json.dumps({f"served_throughput_{mode}_over_{base}": ratios}))
         return
-    print("served throughput, new / old (same run):")
+    print(f"served throughput, {mode} / {base} (same run):")
     for clients, ratio in ratios.items():
         print(f"  {clients:>2} clients: {old[clients]['rps']:.2f} -> {new[clients]['rps']:.2f} req/s, x{ratio:.2f}")
 
@@ -142,7 +151,7 @@ def child(args: argparse.Namespace) -> int:
 
 def load(args: argparse.Namespace) -> tuple[Any, list[Question], str]:
     settings = {"store": args.store, "endpoint": args.endpoint, "bank": args.bank, "planner": args.planner}
-    mode = MODES.get(args.modes, {})
+    mode = MODES[args.modes][0] if args.modes in MODES else {}
     if not args.fallback:
         try:
             from nl2sparql.pipeline import Pipeline

@@ -266,9 +266,10 @@ class Pipeline:
         )
         compiled: Any = None
         failure: str | None = None
+        seen: dict[Any, Any] = {}  # the question's recalls, which its retried plans mostly repeat
         try:
             resolved = self.compiler.resolve(planned.plan, linked)
-            recalls = self.compiler.recall(resolved)
+            recalls = self.compiler.recall(resolved, seen)
         except Nl2SparqlError as exc:
             failure = f"recall failed: {exc}"
         if failure is None:
@@ -293,7 +294,7 @@ class Pipeline:
         compiles = compiled is not None and compiled.reconstruction.query is not None
         if not compiles or (execute and not compiled.answers):
             # KELGoP's retry: the planner's other plans, for one that compiles (and answers)
-            retried = self._retry_plans(alternatives.plans(), linked, store, deadline, answers=execute)
+            retried = self._retry_plans(alternatives.plans(), linked, store, deadline, execute, seen)
             tried += retried
             adopted = next(((p, c) for p, c in retried if c.answers), None) if execute else None
             if adopted is None and not compiles:
@@ -355,7 +356,13 @@ class Pipeline:
     # -- helpers -----------------------------------------------------------------------
 
     def _retry_plans(
-        self, alternatives: Any, linked: Mapping[str, str], store: Any, deadline: float | None, answers: bool
+        self,
+        alternatives: Any,
+        linked: Mapping[str, str],
+        store: Any,
+        deadline: float | None,
+        answers: bool,
+        seen: dict[Any, Any],
     ) -> list[tuple[Any, Any]]:
         """The planner's other plans compiled (and run), in order, until one compiles to a query,
         or, with ``answers``, until one answers (KELGoP's retry).
@@ -371,7 +378,7 @@ class Pipeline:
             timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
             try:
                 resolved = self.compiler.resolve(plan, linked)
-                recalls = self.compiler.recall(resolved)
+                recalls = self.compiler.recall(resolved, seen)
                 compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
             except Nl2SparqlError:
                 continue

@@ -62,6 +62,9 @@ FREEBASE_VALUE_TYPES: Mapping[str, str] = {
 #: steps with weight 0, 93.9% with 0.005, 92.5% with the bank's default 0.02.
 RECALL = RecallSettings(candidates=10, support_weight=0.0)
 
+#: one question's recalls so far, by section and sentence (:meth:`PlanCompiler.recall`)
+RecallMemo = dict[tuple[str, str], Recall]
+
 
 def to_recalled(candidate: Candidate) -> Recalled:
     """A memory candidate as the compiler's plain :class:`Recalled`."""
@@ -207,29 +210,35 @@ class PlanCompiler:
 
     # -- recall ----------------------------------------------------------------------------
 
-    def recall(self, resolved: ResolvedPlan) -> dict[int, Recall]:
-        """Scored candidates for every ``Find`` and ``Make sure`` step (two rounds, see module doc)."""
+    def recall(self, resolved: ResolvedPlan, seen: RecallMemo | None = None) -> dict[int, Recall]:
+        """Scored candidates for every ``Find`` and ``Make sure`` step (two rounds, see module doc).
+
+        ``seen``: the recalls of one question's earlier plans, by section and sentence. The
+        plans a failed plan is retried with are its beams, which mostly repeat its sentences;
+        those are recalled once (a retry's recall is half the recall a service does)."""
         requests = resolved.recall_requests()
         steps = resolved.plan.steps
         windows = {i for i, _, _ in requests if isinstance(steps[i], MakeSure) and steps[i].op == "holds during"}  # type: ignore[union-attr]
-        recalls = self._search([(i, section, text) for i, section, text in requests if i not in windows])
+        seen = {} if seen is None else seen
+        recalls = self._search([(i, section, text) for i, section, text in requests if i not in windows], seen)
         for index in sorted(windows):
             sentences = self._window_sentences(resolved, index, recalls)
-            searched = (self._search([(index, "constraint", text)]).get(index) for text in sentences)
+            searched = (self._search([(index, "constraint", text)], seen).get(index) for text in sentences)
             found = [recall for recall in searched if recall is not None]
             if found:  # a bank without constraints (one built from a store) recalls none
                 recalls[index] = _merged(found, self.settings.candidates)
         return recalls
 
-    def _search(self, requests: Sequence[tuple[int, str, str]]) -> dict[int, Recall]:
+    def _search(self, requests: Sequence[tuple[int, str, str]], seen: RecallMemo) -> dict[int, Recall]:
         out: dict[int, Recall] = {}
         for section in ("graph", "constraint"):
-            batch = [(i, text) for i, s, text in requests if s == section]
+            batch = [(i, memory_text(text)) for i, s, text in requests if s == section]
             if not batch or not self.bank.entries(section):
                 continue
-            texts = [memory_text(text) for _, text in batch]
-            found = self.bank.recall_batch(texts, section, self.settings)
-            out.update({i: recall for (i, _), recall in zip(batch, found, strict=True)})
+            new = list(dict.fromkeys(text for _, text in batch if (section, text) not in seen))
+            found = self.bank.recall_batch(new, section, self.settings) if new else []
+            seen.update({(section, text): recall for text, recall in zip(new, found, strict=True)})
+            out.update({i: seen[section, text] for i, text in batch})
         return out
 
     def _window_sentences(self, resolved: ResolvedPlan, index: int, recalls: Mapping[int, Recall]) -> list[str]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,12 @@ from nl2sparql.planner import merged_cache
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.output_tokens import static_shortlist
 from nl2sparql.planner.target_text import Codec, decode_output
+
+#: greedy decodes whose encoder output is kept for the beam search that may follow: a question
+#: whose plan answers nothing is decoded again for alternatives from the same input, and its
+#: encoding (about 80 ms of a 250-token input, more than a batched greedy decode of it) need
+#: not be paid twice
+ENCODINGS_KEPT = 64
 
 #: ``NL2SPARQL_PLANNER_RUNTIME``: ``auto`` (numpy when it can), ``numpy`` (always, once the
 #: merged weights are built) or ``torch`` (never numpy)
@@ -135,6 +143,8 @@ class NumpyPlanner:
         specials = {self.eos_id, self.pad_id, self.start_id}
         ids = static_shortlist(self.meta, self.tokenizer.vocabulary(), specials)
         self.shortlist = None if ids is None else self.decoder.shortlist(ids)
+        self._kept: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
+        self._kept_lock = threading.Lock()
         # One BLAS thread in this process: a decode's products are a few rows wide, so a second
         # thread gains a fifth on an idle machine, and when decodes run side by side (the
         # service's two slots, two processes) OpenBLAS threads spin against each other: in two
@@ -172,10 +182,11 @@ class NumpyPlanner:
             self.tokenizer.encode(text, add_special_tokens=True, truncation=True, max_length=self.max_source_tokens)
             for text in inputs
         ]
-        hidden, mask = self._encoded(sources)
+        beams = num_beams > 1 and not do_sample
+        hidden, mask = self._encoded(sources, reuse=beams)
         state = self.decoder.start(hidden, mask)
         head = self._head(sources)
-        if num_beams > 1 and not do_sample:
+        if beams:
             rows = self._beam_search(state, head, len(inputs), num_beams, num_return_sequences, max_new_tokens)
         else:
             processor = None
@@ -202,19 +213,33 @@ class NumpyPlanner:
         copied = np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
         return self.shortlist.plus(self.decoder.shortlist(copied))
 
-    def _encoded(self, sources: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def _encoded(self, sources: Sequence[Sequence[int]], reuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The encoder's output for each input, padded to the longest, and the 1/0 mask.
 
         Each input is encoded alone at its own length: a batch padded to its longest spends the
         padding's share of every product and a square share of attention on nothing (16 dev
         questions, 160 to 320 tokens: 2.7 s as one batch, 1.2 s one by one). The padding stays
-        zeros; the mask keeps the decoder from reading it."""
+        zeros; the mask keeps the decoder from reading it.
+
+        A greedy decode keeps what it encodes (the last :data:`ENCODINGS_KEPT`); a beam search
+        (``reuse``) takes it back, once: the alternatives of the same question. A question
+        asked again is encoded again, so repeated questions do not flatter a benchmark."""
         width = max(map(len, sources))
         mask = np.array([[1] * len(s) + [0] * (width - len(s)) for s in sources], dtype=np.int64)
         hidden = np.zeros((len(sources), width, self.decoder.embeddings.words.shape[1]), dtype=np.float32)
         for row, source in enumerate(sources):
-            ids = np.array([source], dtype=np.int64)
-            hidden[row, : len(source)] = self.encoder(ids, np.ones_like(ids))[0]
+            key = tuple(source)
+            with self._kept_lock:
+                kept = self._kept.pop(key, None) if reuse else None
+            if kept is None:
+                ids = np.array([source], dtype=np.int64)
+                kept = self.encoder(ids, np.ones_like(ids))[0]
+            hidden[row, : len(source)] = kept
+            if not reuse:
+                with self._kept_lock:
+                    self._kept[key] = kept
+                    while len(self._kept) > ENCODINGS_KEPT:
+                        self._kept.popitem(last=False)
         return hidden, mask
 
     def _greedy(
@@ -256,27 +281,34 @@ class NumpyPlanner:
         scores = np.full(width, -1e9, dtype=np.float32)
         scores[0] = 0.0
         searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]
+        tokens, order = head.columns() if head is not None else (None, None)
         for step in range(max_new):
             last = np.array([beam[-1] for search in searches for beam in search.running], dtype=np.int64)
-            log_probs = log_softmax(self.decoder.step(state, last, head)).reshape(batch, width, -1)
+            logits = self.decoder.step(state, last, head, compact=True)
+            log_probs = log_softmax(logits if order is None else logits[:, order]).reshape(batch, width, -1)
             at_limit = step + 1 >= max_new
             rows = [
-                self._advance(search, log_probs[i], step + 1, at_limit) + i * width for i, search in enumerate(searches)
+                self._advance(search, log_probs[i], step + 1, at_limit, tokens) + i * width
+                for i, search in enumerate(searches)
             ]
             if not any(search.improvable for search in searches):
                 break
             state = state.select(np.concatenate(rows), same_sources=True)
         return [[tokens for _, tokens in sorted(s.finished, key=lambda f: -f[0])[:returned]] for s in searches]
 
-    def _advance(self, search: _Beams, log_probs: np.ndarray, length: int, at_limit: bool) -> np.ndarray:
+    def _advance(
+        self, search: _Beams, log_probs: np.ndarray, length: int, at_limit: bool, columns: np.ndarray | None
+    ) -> np.ndarray:
         """One step of one question's beams: the best ``2 * width`` continuations, those that end
         (end of sequence, or the length limit) among the first ``width`` join the finished ones,
-        the best ``width`` that go on run next. Returns the beams each running one came from."""
+        the best ``width`` that go on run next. Returns the beams each running one came from.
+        ``columns``: the token of each column of ``log_probs`` (a shortlist's), else all in order."""
         vocabulary = log_probs.shape[-1]
         total = (log_probs + search.scores[:, None]).reshape(-1)
         top = np.argpartition(-total, 2 * search.width)[: 2 * search.width]
         top = top[np.argsort(-total[top], kind="stable")]
         origins, tokens = top // vocabulary, top % vocabulary
+        tokens = tokens if columns is None else columns[tokens]
         ends = (tokens == self.eos_id) | at_limit
         if search.improvable:
             for rank in np.flatnonzero(ends[: search.width]):

@@ -112,3 +112,21 @@ def test_a_plan_that_does_not_compile_makes_way_for_the_next(parts: tuple[Any, A
 def test_without_retries_a_plan_that_does_not_compile_is_the_error(parts: tuple[Any, Any]) -> None:
     result = pipeline(parts, retries=0, planner=BrokenFirst()).translate("who is cy quill's sibling?", ENTITIES)
     assert result.sparql is None and "'the person Selena Gomez' matches none" in (result.error or "")
+
+
+def test_a_retried_plan_recalls_only_the_sentences_its_first_plan_did_not(
+    parts: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder, embedded = parts[1].embedder, []
+    encode = embedder.encode
+
+    def recording(sentences: Sequence[str], *args: Any, **kwargs: Any) -> Any:
+        embedded.extend(sentences)
+        return encode(sentences, *args, **kwargs)
+
+    monkeypatch.setattr(embedder, "encode", recording)
+    result = pipeline(parts, retries=2).ask("who is cy quill's sibling, gus orr?", ENTITIES)
+    assert [a.name for a in result.answers] == ["Dee Quill"]
+    # both plans find Cy Quill's sibling (their constraints name entities: nothing to recall);
+    # that sentence is embedded once, for the first plan, and recalled from there for the second
+    assert [s for s in embedded if "sibling" in s] == embedded and len(embedded) == 1

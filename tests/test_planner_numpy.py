@@ -106,6 +106,74 @@ def test_a_shortlisted_head_writes_what_the_whole_head_writes_within_it(
     assert all(dropped not in row for row in without._greedy(state, without._head(sources), 40, 0, None, None))
 
 
+def test_beams_over_a_shortlist_in_parts_rank_as_over_the_whole_head(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner],
+) -> None:
+    _, model = tiny_pair
+    sources = [model.tokenizer.encode(text) for text in INPUTS]
+    vocabulary = model.decoder.embeddings.words.shape[0]
+    # every token, in two parts whose concatenation is out of id order (a static list, then an input's)
+    ids = np.arange(vocabulary)
+    parts = model.decoder.shortlist(ids[ids % 3 != 0]).plus(model.decoder.shortlist(ids[ids % 3 == 0]))
+
+    def beams(head: bert_numpy.Shortlist | None) -> list[list[list[int]]]:
+        state = model.decoder.start(*model._encoded(sources))
+        return model._beam_search(state, head, len(sources), 3, 3, 30)
+
+    assert beams(parts) == beams(None)
+
+
+def test_a_greedy_decode_lends_its_encoding_to_the_beams_that_follow_once(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner],
+) -> None:
+    _, model = tiny_pair
+    encoder, calls = model.encoder, []
+
+    def counted(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        calls.append(ids.shape[1])
+        return encoder(ids, mask)
+
+    beams = {"num_beams": 3, "num_return_sequences": 3, "max_new_tokens": 30}
+    fresh = model.generate(INPUTS[:2], NAMES[:2], **beams)  # type: ignore[arg-type]
+    model.encoder = counted  # type: ignore[assignment]
+    try:
+        model.generate(INPUTS[:2], NAMES[:2], max_new_tokens=30)
+        assert len(calls) == 2
+        assert model.generate(INPUTS[:2], NAMES[:2], **beams) == fresh  # type: ignore[arg-type]
+        assert len(calls) == 2  # the beams read what the greedy decode encoded
+        model.generate(INPUTS[:2], NAMES[:2], **beams)  # type: ignore[arg-type]
+        assert len(calls) == 4  # taken once: a second search encodes again
+        model.generate(INPUTS[:1], NAMES[:1], max_new_tokens=30)
+        model.generate(INPUTS[:1], NAMES[:1], max_new_tokens=30)
+        assert len(calls) == 6  # a question planned again is encoded again
+    finally:
+        model.encoder = encoder
+
+
+def test_a_planned_question_lends_its_input_to_its_alternatives_once(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nl2sparql.planner.backends import local
+    from nl2sparql.planner.backends.base import PlanRequest
+
+    made: list[str] = []
+
+    def counted(questions: list[str], *args: Any) -> list[str]:
+        made.extend(questions)
+        return planner_inputs(questions, *args)
+
+    monkeypatch.setattr(local, "planner_inputs", counted)
+    planner = local.LocalPlanner(tiny_pair[1], name="tiny")
+    requests = [PlanRequest("what county is san diego in?", {"m.0d6lp": "San Diego"}), PlanRequest("who is ada?")]
+    planned = planner.inputs(requests)
+    assert len(made) == 2 and "san diego" in planned[0]
+    assert planner.inputs(requests, reuse=True) == planned and len(made) == 2  # the alternatives' inputs
+    assert planner.inputs(requests, reuse=True) == planned and len(made) == 4  # taken once
+    planner.inputs(requests[:1])
+    planner.inputs(requests[:1])
+    assert len(made) == 6  # a question planned again is built again
+
+
 def test_sampling_is_seeded(tiny_pair: tuple[PlannerModel, NumpyPlanner]) -> None:
     _, numpy_model = tiny_pair
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,10 @@ from nl2sparql.planner.relation_hints import RelationHints, relation_count
 if TYPE_CHECKING:  # loaded when a planner is opened: the numpy runtime never imports torch
     from nl2sparql.planner.model import PlannerModel
     from nl2sparql.planner.numpy_model import NumpyPlanner
+
+#: planned questions whose input is kept for the alternatives a failed plan may ask for: its
+#: exemplars and hints (12 to 24 ms a question) need not be found twice
+INPUTS_KEPT = 256
 
 DECODING_KEYS = (
     "num_beams",
@@ -72,10 +77,30 @@ class LocalPlanner(Planner):
         # load: two at once doubles throughput over one (a decode leaves cores idle between
         # steps), while 16 at once (the service's threads, unbounded) falls back to 1.3x.
         self._slots = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+        self._inputs: OrderedDict[tuple[str, tuple[tuple[str, str], ...]], str] = OrderedDict()
+        self._inputs_lock = threading.Lock()
+
+    def inputs(self, requests: Sequence[PlanRequest], reuse: bool = False) -> list[str]:
+        """The model's input for each request (question, exemplars, hints). Those made to plan
+        are kept (the last :data:`INPUTS_KEPT`); alternatives (``reuse``) take theirs back, once."""
+        keys = [(r.question, tuple(sorted(r.entities.items()))) for r in requests]
+        with self._inputs_lock:
+            known = {key: self._inputs.pop(key) for key in keys if reuse and key in self._inputs}
+        missing = {key: r for key, r in zip(keys, requests, strict=True) if key not in known}
+        if missing:
+            questions, entities = [r.question for r in missing.values()], [r.entities for r in missing.values()]
+            made = planner_inputs(questions, entities, self.exemplars, self.k, self.hints)
+            known.update(zip(missing, made, strict=True))
+        if not reuse:
+            with self._inputs_lock:
+                self._inputs.update(known)
+                while len(self._inputs) > INPUTS_KEPT:
+                    self._inputs.popitem(last=False)
+        return [known[key] for key in keys]
 
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
         questions = [r.question for r in requests]
-        inputs = planner_inputs(questions, [r.entities for r in requests], self.exemplars, self.k, self.hints)
+        inputs = self.inputs(requests)
         names = [entity_names(r.entities) for r in requests]
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, questions, self.options)
@@ -93,7 +118,7 @@ class LocalPlanner(Planner):
     ) -> list[tuple[Plan, ...] | PlannerError]:
         """The other beams of many questions, decoded as one batch."""
         entities = [r.entities for r in requests]
-        sources = planner_inputs([r.question for r in requests], entities, self.exemplars, self.k, self.hints)
+        sources = self.inputs(requests, reuse=True)
         with self._slots:
             found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
         return [
