@@ -16,13 +16,16 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nl2sparql.errors import ConfigError, DeadlineExceeded, InvalidQuestion, Nl2SparqlError
 from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.question import check_question
 from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Recalled, Stage, StageEvent
 from nl2sparql.settings import DIALECTS, Settings, load_settings
+
+if TYPE_CHECKING:  # the compiler loads when a pipeline first compiles
+    from nl2sparql.reconstruction import RecallMemo
 
 
 def _recalled(resolved: Any, recalls: Mapping[int, Any]) -> tuple[Recalled, ...]:
@@ -266,7 +269,7 @@ class Pipeline:
         )
         compiled: Any = None
         failure: str | None = None
-        seen: dict[Any, Any] = {}  # the question's recalls, which its retried plans mostly repeat
+        seen: RecallMemo = {}  # the question's recalls, which its retried plans mostly repeat
         try:
             resolved = self.compiler.resolve(planned.plan, linked)
             recalls = self.compiler.recall(resolved, seen)
@@ -362,7 +365,7 @@ class Pipeline:
         store: Any,
         deadline: float | None,
         answers: bool,
-        seen: dict[Any, Any],
+        seen: RecallMemo,
     ) -> list[tuple[Any, Any]]:
         """The planner's other plans compiled (and run), in order, until one compiles to a query,
         or, with ``answers``, until one answers (KELGoP's retry).

@@ -215,7 +215,7 @@ class PlanCompiler:
 
         ``seen``: the recalls of one question's earlier plans, by section and sentence. The
         plans a failed plan is retried with are its beams, which mostly repeat its sentences;
-        those are recalled once (a retry's recall is half the recall a service does)."""
+        those are recalled once (at 16 clients, retries had made half of a service's recall)."""
         requests = resolved.recall_requests()
         steps = resolved.plan.steps
         windows = {i for i, _, _ in requests if isinstance(steps[i], MakeSure) and steps[i].op == "holds during"}  # type: ignore[union-attr]
