@@ -259,19 +259,21 @@ class DecoderState:
         own = [(k[rows], v[rows]) for k, v in self.own]
         return DecoderState(own, self.source, self.source_bias, self.length, width)
 
-    def select(self, rows: np.ndarray, same_sources: bool = False) -> DecoderState:
+    def select(self, rows: np.ndarray, same_sources: bool = False, sources: np.ndarray | None = None) -> DecoderState:
         """The state of rows ``rows``. Beam search reorders the beams of each question among
         themselves (``same_sources``): every row keeps its encoder output, which is not copied,
-        and the caches are reordered in place (this state is not to be used again)."""
+        and the caches are reordered in place (this state is not to be used again); or, when
+        some questions' searches are done, keeps the encoder outputs of ``sources`` only and
+        ``rows``, which are those questions' beams."""
         if not same_sources and self.group > 1:
             raise ValueError("rows that share encoder output are selected among themselves only")
-        source = self.source if same_sources else [(k[rows], v[rows]) for k, v in self.source]
-        bias = self.source_bias if same_sources else self.source_bias[rows]
-        if same_sources:
+        if same_sources and sources is None:
             own = [(self._reordered(k, rows), self._reordered(v, rows)) for k, v in self.own]
-        else:
-            own = [(k[rows], v[rows]) for k, v in self.own]  # with their room: the next step writes into it
-        return DecoderState(own, source, bias, self.length, self.group)
+            return DecoderState(own, self.source, self.source_bias, self.length, self.group)
+        kept = rows if sources is None else sources
+        source = [(k[kept], v[kept]) for k, v in self.source]
+        own = [(k[rows], v[rows]) for k, v in self.own]  # with their room: the next step writes into it
+        return DecoderState(own, source, self.source_bias[kept], self.length, self.group)
 
     def _reordered(self, cache: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """A key or value cache whose row ``i`` becomes row ``rows[i]``, in place: only the rows

@@ -282,18 +282,20 @@ class NumpyPlanner:
         scores[0] = 0.0
         searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]
         tokens, order = head.columns() if head is not None else (None, None)
+        live = searches  # those still improvable, in the state's order: a finished one's rows leave
         for step in range(max_new):
-            last = np.array([beam[-1] for search in searches for beam in search.running], dtype=np.int64)
+            last = np.array([beam[-1] for search in live for beam in search.running], dtype=np.int64)
             logits = self.decoder.step(state, last, head, compact=True)
-            log_probs = log_softmax(logits if order is None else logits[:, order]).reshape(batch, width, -1)
+            log_probs = log_softmax(logits if order is None else logits[:, order]).reshape(len(live), width, -1)
             at_limit = step + 1 >= max_new
-            rows = [
-                self._advance(search, log_probs[i], step + 1, at_limit, tokens) + i * width
-                for i, search in enumerate(searches)
-            ]
-            if not any(search.improvable for search in searches):
+            origins = [self._advance(search, log_probs[i], step + 1, at_limit, tokens) for i, search in enumerate(live)]
+            going = [i for i, search in enumerate(live) if search.improvable]
+            if not going:
                 break
-            state = state.select(np.concatenate(rows), same_sources=True)
+            rows = np.concatenate([origins[i] + i * width for i in going])
+            kept = None if len(going) == len(live) else np.array(going)
+            state = state.select(rows, same_sources=True, sources=kept)
+            live = [live[i] for i in going]
         return [[tokens for _, tokens in sorted(s.finished, key=lambda f: -f[0])[:returned]] for s in searches]
 
     def _advance(

@@ -224,6 +224,19 @@ def test_beams_that_share_one_encoder_output_attend_as_if_each_had_its_copy() ->
     assert np.allclose(shared, each, atol=1e-5)
 
 
+def test_a_beam_state_drops_the_questions_whose_search_is_done() -> None:
+    # three questions of two beams each; the second question's search is done
+    rows, room = np.arange(6, dtype=np.float32), np.zeros((6, 1, 4, 1), np.float32)
+    room[:, 0, :2, 0] = rows[:, None]
+    source = np.arange(3, dtype=np.float32).reshape(3, 1, 1, 1)
+    state = bert_numpy.DecoderState([(room, room.copy())], [(source, source)], np.zeros((3, 1, 1, 1)), 2, 2)
+    # question 0 keeps its first beam twice, question 2 swaps its beams
+    kept = state.select(np.array([0, 0, 5, 4]), same_sources=True, sources=np.array([0, 2]))
+    assert kept.own[0][0][:, 0, :2, 0].tolist() == [[0, 0], [0, 0], [5, 5], [4, 4]]
+    assert kept.source[0][0].ravel().tolist() == [0, 2] and kept.source_bias.shape[0] == 2
+    assert kept.group == 2 and kept.length == 2
+
+
 @pytest.fixture(scope="module")
 def shipped_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A home folder with the shipped planner's exemplars and its merged weights (built by the
