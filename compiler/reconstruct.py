@@ -27,6 +27,7 @@ from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
 from nl2sparql.compiler.optimizer import optimize
 from nl2sparql.compiler.validate import check
+from nl2sparql.compiler.value_fit import fitting_first
 from nl2sparql.errors import Nl2SparqlError
 
 __all__ = ["Attempt", "Reconstruction", "ReconstructionError", "combinations", "reconstruct"]
@@ -140,14 +141,17 @@ def reconstruct(
     """Lower ``resolved`` with the best combination of ``recalled`` statements that works.
 
     ``recalled[i]``: the scored candidates of step ``i`` (graph statements for ``Find``,
-    constraints for ``Make sure``). Without ``execute`` the first combination that lowers
-    and validates is taken; with it, the first whose query returns rows. Raises
+    constraints for ``Make sure``); a step's statements whose value cannot be what the plan
+    compares it with go last (:func:`~nl2sparql.compiler.value_fit.fitting_first`). Without
+    ``execute`` the first combination that lowers and validates is taken; with it, the first
+    whose query returns rows. Raises
     :class:`ReconstructionError` when a ``Find`` step has no usable candidate at all.
     """
     finds = sorted(resolved.finds)
     lists = []
     for index in finds:
-        options_for_step = usable(resolved, index, recalled.get(index, ()))[:per_step]
+        options_for_step = fitting_first(resolved, index, usable(resolved, index, recalled.get(index, ())), options)
+        options_for_step = options_for_step[:per_step]
         if not options_for_step:
             given = len(recalled.get(index, ()))
             raise ReconstructionError(
