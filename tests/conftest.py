@@ -148,6 +148,15 @@ def fb15k_store(fb15k_nt: Path) -> Iterator[OxigraphStore]:
     store.close()
 
 
+def store_of(folder: Path, ntriples: str) -> OxigraphStore:
+    """An Oxigraph store in ``folder`` holding the graph ``ntriples`` (a test's own small graph)."""
+    data = folder / "graph.nt"
+    data.write_text(ntriples, encoding="utf-8")
+    built = OxigraphStore(folder / "store")
+    built.load(data, progress=False)
+    return built
+
+
 # -- the Freebase-like fixture graph ---------------------------------------------------------
 
 

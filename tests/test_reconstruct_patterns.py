@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import store_of
 
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.assemble import Recalled, resolve_plan
@@ -205,11 +205,7 @@ def _similarity(a: str, b: str) -> float:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OxigraphStore]:
-    folder = tmp_path_factory.mktemp("patterns")
-    data = Path(folder) / "graph.nt"
-    data.write_text(_graph(), encoding="utf-8")
-    built = OxigraphStore(folder / "store")
-    built.load(data, progress=False)
+    built = store_of(tmp_path_factory.mktemp("patterns"), _graph())
     yield built
     built.close()
 

@@ -6,9 +6,9 @@ dated percentages have)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import store_of
 
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.assemble import Recalled, resolve_plan
@@ -85,11 +85,7 @@ def _graph() -> str:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OxigraphStore]:
-    folder = tmp_path_factory.mktemp("value_fit")
-    data = Path(folder) / "graph.nt"
-    data.write_text(_graph(), encoding="utf-8")
-    built = OxigraphStore(folder / "store")
-    built.load(data, progress=False)
+    built = store_of(tmp_path_factory.mktemp("value_fit"), _graph())
     yield built
     built.close()
 
