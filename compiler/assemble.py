@@ -61,6 +61,13 @@ _PLACEHOLDER = "\x00"
 #: clemenceau", "denise vanenen", "sex and city") score 80-97; other words of a step seldom
 #: pass 70 against a name of the question.
 FUZZY_CUTOFF = 80
+#: The same for a question with one entity, whose name a step that names none can only mean:
+#: the planner garbles long names more ("pivzavokoye light" for "Pivzavod AO Vena Nevskoye
+#: Light", ratio 71) than short ones, and there is no other name to take it for.
+LONE_NAME_CUTOFF = 65
+#: A run of at least this many words that begins a name is that name cut short ("king a filmed
+#: record" for "King: A Filmed Record... Montgomery to Memphis"), however long the name.
+CUT_SHORT_WORDS = 3
 _WORD = re.compile(r"\S+")
 _NOT_IN_NAME = re.compile(r'[?{}"]')
 
@@ -153,10 +160,11 @@ class Entities:
             return IRI(FREEBASE + raw.group(1))
         return None
 
-    def closest(self, text: str) -> tuple[int, int, IRI] | None:
+    def closest(self, text: str, cutoff: float = FUZZY_CUTOFF) -> tuple[int, int, IRI] | None:
         """The run of whole words in ``text`` most like one entity's name, for a name the planner
         misspelt or cut short (``george clemenceau``, ``the location galapagos``), or ``None``
-        when no run is close (:data:`FUZZY_CUTOFF`). Only for what matched nothing exactly.
+        when no run is as close as ``cutoff`` (:data:`FUZZY_CUTOFF`). Only for what matched
+        nothing exactly.
 
         >>> Entities({"m.0hff8": "Georges Clémenceau"}).closest("the person george clemenceau")
         (11, 28, IRI(value='http://rdf.freebase.com/ns/m.0hff8'))
@@ -173,10 +181,10 @@ class Entities:
                 if window == key and text[begin:end] != self.names[iri].strip():
                     continue  # "the country of": a word of the step, not the entity Country
                 score = ratio(window, key)
-                if score < FUZZY_CUTOFF and key.startswith(window + " ") and 2 * len(window) >= len(key):
-                    score = FUZZY_CUTOFF  # the name's first words: a long name cut short
+                if score < cutoff and key.startswith(window + " ") and _cut_short(window, key):
+                    score = cutoff  # the name's first words: a long name cut short
                 candidate = (score, end - begin, begin, end, IRI(iri))
-                if score >= FUZZY_CUTOFF and (best is None or candidate[:2] > best[:2]):
+                if score >= cutoff and (best is None or candidate[:2] > best[:2]):
                     best = candidate
         return None if best is None else (best[2], best[3], best[4])
 
@@ -216,6 +224,11 @@ class Entities:
                 if all(end <= b or begin >= e for b, e, _ in found):
                     found.append((begin, end, IRI(iri)))
         return sorted(found, key=lambda span: span[0])
+
+
+def _cut_short(window: str, name: str) -> bool:
+    """Whether ``window``, the first words of ``name``, is enough of it to stand for it."""
+    return 2 * len(window) >= len(name) or len(window.split()) >= CUT_SHORT_WORDS
 
 
 def _word_runs(text: str, most: int) -> list[tuple[int, int, int, str]]:
@@ -448,9 +461,12 @@ def _resolve_find(index: int, step: Find, table: Entities, line: int | None, sna
 
 
 def _snapped(step: Find, table: Entities) -> Find | None:
-    """``step`` with the words most like an entity's name replaced by that name, if any are."""
+    """``step`` with the words most like an entity's name replaced by that name, if any are
+    (more loosely alike when the question has one entity: :data:`LONE_NAME_CUTOFF`)."""
     text = find_text(step)
     found = table.closest(text)
+    if found is None and len(table.names) == 1:
+        found = table.closest(text, LONE_NAME_CUTOFF)
     if found is None:
         return None
     begin, end, iri = found

@@ -6,8 +6,8 @@ is never -1.61, the rate is. Recall ranks statements by their descriptions alone
 date statement wins; the schema's ranges (``LoweringOptions.value_type`` and ``range_of``)
 say what kind of value each statement gives, and the plan's own comparisons say what kind
 it must be. Statements that cannot give such a value are tried only after every one that
-can (with the default planner's plans: 9 CWQ dev questions and 2 of WebQSP part A
-get a better first query, none a worse one).
+can (with the default planner's plans: 9 CWQ dev questions get a better first query,
+none a worse one; no WebQSP part A or dev query changes).
 
 Only what the plan states is used: a number, a date or an entity the step's variable is
 compared with (``is``, ``greater than``, ``before``...). ``is not`` says nothing of a

@@ -134,6 +134,28 @@ def test_closest_leaves_words_that_are_not_a_spelling_of_a_name(text: str, entit
     assert Entities(entities).closest(text) is None
 
 
+LONE = {"m.04dqrhl": "Pivzavod AO Vena Nevskoye Light"}
+GARBLED = "Find the beer country region whose beers from here is the beer pivzavokoye light, assign it to ?x."
+
+
+def test_a_garbled_name_is_read_as_the_only_entity_of_the_question() -> None:
+    find = _find(GARBLED, LONE)
+    assert find.inputs == (IRI(NS + "m.04dqrhl"),)
+    assert find.recall_sentence == "?e2 is the beer country region whose beers from here is the beer ?e1"
+
+
+def test_a_garbled_name_is_no_name_when_the_question_has_others() -> None:
+    with pytest.raises(EntityMatchError, match="pivzavokoye light"):
+        _find(GARBLED, {**LONE, "m.0d0vqn": "Beyoncé Knowles"})
+
+
+def test_the_first_words_of_a_long_name_stand_for_it() -> None:
+    entities = {"m.0jyh7": "King: A Filmed Record... Montgomery to Memphis", "m.0d0vqn": "Beyoncé Knowles"}
+    find = _find("Find the film subject whose films is the film king a filmed record, assign it to ?x.", entities)
+    assert find.inputs == (IRI(NS + "m.0jyh7"),)
+    assert Entities(entities).closest("the film king a") is None  # two words are not enough of it
+
+
 def test_closest_takes_the_name_without_the_joining_words_around_it() -> None:
     text = "the location that the location galapagos is contained by"
     begin, end, iri = Entities({"m.016zjj": "Galápagos Islands"}).closest(text)
