@@ -114,6 +114,11 @@ total, minimum, maximum), the top k, two counts compared ("did X star in more mo
 than Y?") and a question nested in another ("what money is used in the country that
 next to russia?"), each a WebQSP train query rewritten in SPARQL, checked like the
 complex pairs (attempts in shapes.jsonl).
+--constraints N adds up to N pairs in two constraint forms of CWQ's gold queries: a
+value the answer once had ("..., where the child labor percent was once 1.8?") and a
+fact that overlaps an event ("... during World War II?": the event's start and end
+compared with the fact's), made and checked like the complex pairs from WebQSP train
+questions that seed no question of either dev split (attempts in constraints.jsonl).
 
 examples:
   nl2sparql planner data --out pairs/
@@ -124,6 +129,7 @@ examples:
   nl2sparql planner data --out pairs-ex/ --exemplars 3 --complex 800
   nl2sparql planner data --out pairs-g/ --exemplars 3 --complex 2000 --patterns 1200 --relations 8
   nl2sparql planner data --out pairs-h/ --exemplars 3 --complex 2000 --patterns 1200 --shapes 2000 --relations 8
+  nl2sparql planner data --out pairs-l/ --exemplars 3 --constraints 1000 --relations 8
 """
 
 INFO_EPILOG = """examples:
@@ -184,7 +190,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="yes/no, text-match, aggregate, top-k, more-than and nested pairs to add (default 0)",
     )
-    data.add_argument("--bank", help="bank the --complex and --shapes pairs rebuild through (default: the home bank)")
+    data.add_argument(
+        "--constraints",
+        type=int,
+        default=0,
+        metavar="N",
+        help="value ('was once 1.8') and event-window ('during X') pairs to add (default 0)",
+    )
+    data.add_argument(
+        "--bank", help="bank the --complex, --shapes and --constraints pairs rebuild through (default: the home bank)"
+    )
     data.add_argument(
         "--exemplars", type=int, default=0, metavar="K", help="end each input with the plans of K similar questions"
     )
@@ -342,6 +357,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 def _data(args: argparse.Namespace) -> int:
     from nl2sparql.planner.complex_data import MAX_COMPLEX, load_builder, write_complex_data
+    from nl2sparql.planner.constraint_data import write_constraint_data
     from nl2sparql.planner.data import build_training_data
     from nl2sparql.planner.errors import PlannerDataError
     from nl2sparql.planner.pairs import DEV_FILE, EXEMPLARS_DIR, TRAIN_FILE
@@ -356,16 +372,16 @@ def _data(args: argparse.Namespace) -> int:
         raise PlannerDataError("--patterns and --check take a number of pairs, 0 or more")
     if args.exemplars < 0:
         raise PlannerDataError("--exemplars takes a number of exemplars, 0 or more")
-    if args.exemplars and (args.complex or args.patterns) and not sources:
+    if args.exemplars and (args.complex or args.patterns or args.shapes or args.constraints) and not sources:
         raise PlannerDataError("--exemplars draws on the gold pairs: give --sources webqsp or cwq")
     if not 0 <= args.relations <= MAX_RELATIONS:
         raise PlannerDataError(f"--relations takes a number of phrases from 0 to {MAX_RELATIONS}")
     if args.check and not args.patterns:
         raise PlannerDataError("--check reconstructs pattern pairs: give --patterns N too")
-    for flag, value in (("--complex", args.complex), ("--shapes", args.shapes)):
+    for flag, value in (("--complex", args.complex), ("--shapes", args.shapes), ("--constraints", args.constraints)):
         if not 0 <= value <= MAX_COMPLEX:
             raise PlannerDataError(f"{flag} takes a number of pairs from 0 to {MAX_COMPLEX}")
-    built = args.complex or args.shapes
+    built = args.complex or args.shapes or args.constraints
     bank_path = _complex_bank(args.bank) if built or args.relations else None  # checked before any work
     bank = bank_path if built else None
     store = open_store_folder(args.store) if args.patterns else None
@@ -379,17 +395,23 @@ def _data(args: argparse.Namespace) -> int:
         loaded = load_builder(bank) if bank else None
         complex_ = write_complex_data(args.out, args.complex, loaded, args.seed, say, memory) if args.complex else None
         shaped = write_shape_data(args.out, args.shapes, loaded, args.seed, say, memory) if args.shapes else None
+        constrained = (
+            write_constraint_data(args.out, args.constraints, loaded, args.seed, say, memory)
+            if args.constraints
+            else None
+        )
         if args.relations:
             grounded = _ground(args, bank_path, store, say)
     finally:
         if store is not None:
             store.close()
-    train = next((b[0] for b in (shaped, complex_) if b), patterns.train if patterns else gold.train)
+    train = next((b[0] for b in (constrained, shaped, complex_) if b), patterns.train if patterns else gold.train)
     if args.json:
         record = {"out": str(args.out), "train": train, "dev": gold.dev, "gold": gold.to_json()}
         record.update(patterns.to_json() if patterns else {})
         record.update({"complex": complex_[1].to_json()} if complex_ else {})
         record.update({"shapes": shaped[1].to_json()} if shaped else {})
+        record.update({"constraints": constrained[1].to_json()} if constrained else {})
         record.update({"relations": {"k": args.relations, "pairs": grounded}} if args.relations else {})
         print(json.dumps(record, indent=2, sort_keys=True))
         return 0
@@ -400,7 +422,7 @@ def _data(args: argparse.Namespace) -> int:
         print(f"exemplar memory: {gold.exemplars} plans in {args.out / EXEMPLARS_DIR}")
     if gold.skipped:
         print("gold skipped: " + "; ".join(f"{k} {v}" for k, v in sorted(gold.skipped.items())))
-    built_lines = [line for b in (complex_, shaped) if b for line in b[1].lines()]
+    built_lines = [line for b in (complex_, shaped, constrained) if b for line in b[1].lines()]
     for line in [*(patterns.lines() if patterns else ()), *built_lines]:
         print(line)
     if args.relations:

@@ -87,7 +87,8 @@ def relation_noun(path: list[str], hub: bool = True) -> str:
     return f"{words(path[-1])} of the {words(path[0])}"
 
 
-def _is_hub(path: list[str], decomposer: QueryDecomposer) -> bool:
+def is_hub(path: list[str], decomposer: QueryDecomposer) -> bool:
+    """Whether a two-relation path passes through a hub CVT (one many relations lead into)."""
     schema = decomposer.schema
     cvt = schema.range(path[0]) if schema is not None and len(path) > 1 else None
     return cvt is not None and schema.incoming(cvt) > HUB_INCOMING  # type: ignore[union-attr]
@@ -102,7 +103,7 @@ def verbalise(extension: Extension, source: Source, decomposer: QueryDecomposer)
     if extension.category == "conjunction":
         text = phrase(decomposer, detail["pattern"], detail["entity"], detail["name"], "?x")
         return f"{stem(source.question)} and is {text}?"
-    noun = relation_noun(detail["path"], _is_hub(detail["path"], decomposer))
+    noun = relation_noun(detail["path"], is_hub(detail["path"], decomposer))
     if extension.category == "comparative":
         word = _COMPARE[(detail["kind"], detail["greater"])]
         return f"{stem(source.question)}, where the {noun} is {word} {detail['value']}?"
