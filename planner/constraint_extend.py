@@ -98,11 +98,7 @@ def value(
         literal, value_from = rng.choice(seen), "gold answers"
     else:
         literal, value_from = made_up_value(kind, range_ == "type.int", rng), "made up"
-    if len(path) == 1 and kind == "number":  # the compiler lowers a direct value to a string match
-        num = source.fresh("num")
-        statement = f'{path_text(ANSWER_VAR, path, num, "")}\nFILTER (str({num}) = "{literal}")'
-    else:
-        statement = path_text(ANSWER_VAR, path, _literal(literal, kind), source.fresh("c"))
+    statement = path_text(ANSWER_VAR, path, _literal(literal, kind), source.fresh("c"))
     detail = {"path": list(path), "kind": kind, "value": literal, "value_from": value_from, "pattern": statement}
     sparql = _insert(source.sparql, statement)
     return Extension("value", source.id, sparql, dict(source.entities), (source.topic,), detail)
