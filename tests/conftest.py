@@ -27,9 +27,10 @@ import subprocess
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,6 +156,29 @@ def store_of(folder: Path, ntriples: str) -> OxigraphStore:
     built = OxigraphStore(folder / "store")
     built.load(data, progress=False)
     return built
+
+
+def rebuild_compiler(builder: Any, extensions: Iterable[Any], distractors: Iterable[Any]) -> Any:
+    """The compiler a synthetic pair must rebuild its query through, over a real bank (the
+    embedder, recall, the compiler) of the ``extensions``' statements and of the
+    ``distractors``' (other WebQSP train sources), so that recall has to choose."""
+    from nl2sparql.kg.freebase_schema import load_schema
+    from nl2sparql.memory_bank.bank import MemoryBank
+    from nl2sparql.memory_bank.build_queries import stored_entries
+    from nl2sparql.memory_bank.embedder import default_embedder
+    from nl2sparql.reconstruction import PlanCompiler, freebase_options
+
+    decomposer = builder.synthesiser.decomposer
+    queries = [(e.sparql, e.topics, e.entities) for e in extensions]
+    queries += [(s.sparql, (s.topic,), {}) for s in distractors]
+    entries = []
+    for sparql, topics, names in queries:
+        found = decomposer.decompose(sparql, [f"ns:{t}" for t in topics], {f"ns:{k}": v for k, v in names.items()})
+        entries += [o.entry for o in (*found.statements, *found.constraints)]
+    unique = list({e.key: e for e in entries}.values())
+    stored = stored_entries(unique, decomposer.schema, every_reading=True, with_schema=False)
+    bank = MemoryBank.build(stored, embedder=default_embedder(), describer=decomposer.describer)
+    return PlanCompiler(bank, options=freebase_options("cwq", load_schema()))
 
 
 # -- the Freebase-like fixture graph ---------------------------------------------------------

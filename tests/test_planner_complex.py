@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import rebuild_compiler
 
 from nl2sparql.compiler import canonical, parse
 from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
 from nl2sparql.kg.splits import is_webqsp_dev
-from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.memory_bank.build_queries import QueryDecomposer, stored_entries
-from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs
 from nl2sparql.planner.complex_extend import CATEGORIES, Extension
 from nl2sparql.planner.complex_facts import build_fact_index, training_records
@@ -31,7 +29,7 @@ from nl2sparql.planner.complex_rebuild import rebuild_failure
 from nl2sparql.planner.complex_source import Source, read_source
 from nl2sparql.planner.complex_verbalise import verbalise
 from nl2sparql.planner.synthesise import PlanSynthesiser
-from nl2sparql.reconstruction import PlanCompiler, freebase_options
+from nl2sparql.reconstruction import PlanCompiler
 
 DISTRACTORS = 40
 
@@ -73,19 +71,8 @@ def built(parts: dict[str, Any]) -> dict[str, tuple[Source, Extension]]:
 @pytest.fixture(scope="module")
 def compiler(parts: dict[str, Any], built: dict[str, tuple[Source, Extension]]) -> PlanCompiler:
     """A bank of the synthetic queries' statements and of other WebQSP train queries' statements."""
-    decomposer: QueryDecomposer = parts["builder"].synthesiser.decomposer
-    entries = []
-    for _, ext in built.values():
-        labels = {f"ns:{k}": v for k, v in ext.entities.items()}
-        found = decomposer.decompose(ext.sparql, [f"ns:{t}" for t in ext.topics], labels)
-        entries += [o.entry for o in (*found.statements, *found.constraints)]
-    for source in parts["sources"][100 : 100 + DISTRACTORS]:
-        found = decomposer.decompose(source.sparql, [f"ns:{source.topic}"], {})
-        entries += [o.entry for o in (*found.statements, *found.constraints)]
-    unique = list({e.key: e for e in entries}.values())
-    stored = stored_entries(unique, decomposer.schema, every_reading=True, with_schema=False)
-    bank = MemoryBank.build(stored, embedder=default_embedder(), describer=decomposer.describer)
-    return PlanCompiler(bank, options=freebase_options("cwq", parts["schema"]))
+    distractors = parts["sources"][100 : 100 + DISTRACTORS]
+    return rebuild_compiler(parts["builder"], [e for _, e in built.values()], distractors)
 
 
 def test_dev_split_is_never_a_source(parts: dict[str, Any]) -> None:

@@ -15,13 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import rebuild_compiler
 
 from nl2sparql.compiler import canonical, parse
 from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
-from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.memory_bank.build_queries import QueryDecomposer, stored_entries
-from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.planner import shape_extend
 from nl2sparql.planner import shape_verbalise as say
 from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs, write_built_pairs
@@ -34,7 +32,7 @@ from nl2sparql.planner.plan import YES_NO, Compute, Count, MakeSure, Rank
 from nl2sparql.planner.shape_data import SHAPE_FILE, ShapeBuilder
 from nl2sparql.planner.shape_extend import SHAPES
 from nl2sparql.planner.synthesise import PlanSynthesiser
-from nl2sparql.reconstruction import PlanCompiler, freebase_options
+from nl2sparql.reconstruction import PlanCompiler
 
 DISTRACTORS = 40
 
@@ -72,17 +70,8 @@ def built(parts: dict[str, Any]) -> dict[str, tuple[Source, Extension, str]]:
 
 @pytest.fixture(scope="module")
 def compiler(parts: dict[str, Any], built: dict[str, tuple[Source, Extension, str]]) -> PlanCompiler:
-    decomposer: QueryDecomposer = parts["builder"].synthesiser.decomposer
-    entries = []
-    queries = [(e.sparql, e.topics, e.entities) for _, e, _ in built.values()]
-    queries += [(s.sparql, (s.topic,), {}) for s in parts["sources"][100 : 100 + DISTRACTORS]]
-    for sparql, topics, names in queries:
-        found = decomposer.decompose(sparql, [f"ns:{t}" for t in topics], {f"ns:{k}": v for k, v in names.items()})
-        entries += [o.entry for o in (*found.statements, *found.constraints)]
-    unique = list({e.key: e for e in entries}.values())
-    stored = stored_entries(unique, decomposer.schema, every_reading=True, with_schema=False)
-    bank = MemoryBank.build(stored, embedder=default_embedder(), describer=decomposer.describer)
-    return PlanCompiler(bank, options=freebase_options("cwq", parts["schema"]))
+    distractors = parts["sources"][100 : 100 + DISTRACTORS]
+    return rebuild_compiler(parts["builder"], [e for _, e, _ in built.values()], distractors)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
