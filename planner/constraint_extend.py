@@ -93,7 +93,8 @@ def value(
     range_ = schema.range(path[-1]) or ""
     kind = "date" if range_ == "type.datetime" else "number"
     pattern = _DATE if kind == "date" else _NUMBER
-    seen = sorted({v[:10] for v in index.values.get(path, ()) if pattern.fullmatch(v[:10] if kind == "date" else v)})
+    observed = (v[:10] if kind == "date" else v for v in index.values.get(path, ()))  # a date without its time
+    seen = sorted({v for v in observed if pattern.fullmatch(v)})
     if seen:
         literal, value_from = rng.choice(seen), "gold answers"
     else:
