@@ -32,5 +32,15 @@ def is_webqsp_dev(example: Any) -> bool:
 
 def is_cwq_dev(example: Any) -> bool:
     """CWQ dev split: the ``webqsp_ID`` number ``N`` has ``N % 5 == 0``."""
-    n = _number(example.extra.get("webqsp_id"))
+    return seeds_cwq_dev(example.extra.get("webqsp_id"))
+
+
+def seeds_cwq_dev(webqsp_id: object) -> bool:
+    """Whether a WebQSP question is the seed of CWQ dev questions (its number ``N % 5 == 0``),
+    so that nothing made from it for training mimics one.
+
+    >>> seeds_cwq_dev("WebQTrn-2335"), seeds_cwq_dev("WebQTrn-2336"), seeds_cwq_dev(None)
+    (True, False, False)
+    """
+    n = _number(webqsp_id)
     return n is not None and n % 5 == 0

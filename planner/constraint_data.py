@@ -56,12 +56,13 @@ class ConstraintBuilder(ComplexBuilder):
     def __init__(self, builder: ComplexBuilder) -> None:
         super().__init__(builder.schema, builder.facts, builder.synthesiser, builder.compiler)
         self.events = forms.events(builder.facts, builder.schema)
+        self.spans = forms.time_spans(builder.schema)
 
     def extend(self, source: Source, category: str, rng: random.Random) -> Extension | str:
         if category == "value":
             return forms.value(source, self.facts, self.schema, rng, self.paths)
         if category == "during":
-            return forms.during(source, self.schema, rng, self.events)
+            return forms.during(source, self.schema, rng, self.events, self.spans)
         raise ValueError(f"unknown constraint form {category!r}; known: {', '.join(forms.CATEGORIES)}")
 
     def verbalise(self, extension: Extension, source: Source, rng: random.Random) -> str:

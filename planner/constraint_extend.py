@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from nl2sparql.kg.freebase_schema import FreebaseSchema
+from nl2sparql.kg.splits import seeds_cwq_dev
 from nl2sparql.planner.complex_extend import Extension, _insert, path_text
 from nl2sparql.planner.complex_facts import FactIndex
 from nl2sparql.planner.complex_source import ANSWER_VAR, Source
@@ -37,18 +38,6 @@ _STARTS = ("from", "start_date", "from_date", "start")
 _ENDS = ("to", "end_date", "to_date", "end")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
-_SEED = re.compile(r"(\d+)$")
-
-
-def outside_cwq_dev(source: Source) -> bool:
-    """Whether ``source`` is no CWQ dev question's seed (its number ``N`` has ``N % 5 != 0``).
-
-    >>> s = lambda i: Source(i, "", "", "", "", (), (), "", {}, "", "")
-    >>> outside_cwq_dev(s("WebQTrn-2335")), outside_cwq_dev(s("WebQTrn-2336"))
-    (False, True)
-    """
-    found = _SEED.search(source.id)
-    return found is None or int(found.group(1)) % 5 != 0
 
 
 def made_up_value(kind: str, integer: bool, rng: random.Random) -> str:
@@ -82,7 +71,7 @@ def value(
     paths: Mapping[str, Sequence[tuple[str, ...]]],
 ) -> Extension | str:
     """The answer's date or number relation equal to a value (CWQ's *was once 1.8*)."""
-    if not outside_cwq_dev(source):
+    if seeds_cwq_dev(source.id):
         return "the seed of a CWQ dev question"
     types = [source.answer_type, *sorted(schema.parents(source.answer_type))]
     candidates = sorted({p for t in types for p in paths.get(t, ())})
@@ -105,16 +94,21 @@ def value(
     return Extension("value", source.id, sparql, dict(source.entities), (source.topic,), detail)
 
 
-def time_span(schema: FreebaseSchema, cvt_type: str) -> tuple[str, str] | None:
-    """The relations of a CVT type that hold its start and its end date, if it has both."""
-    dates = {
-        relation.rsplit(".", 1)[1]: relation
-        for relation, role in schema.predicates()
-        if role.domain == cvt_type and role.range == "type.datetime"
-    }
-    start = next((dates[w] for w in _STARTS if w in dates), None)
-    end = next((dates[w] for w in _ENDS if w in dates), None)
-    return (start, end) if start and end else None
+def time_spans(schema: FreebaseSchema) -> dict[str, tuple[str, str]]:
+    """The relations that hold the start and the end date of each type that has both (a CVT's
+    span, looked up by the type a chain leads into); made once, as
+    :func:`~.complex_extend.numeric_paths` are."""
+    dates: dict[str, dict[str, str]] = {}
+    for relation, role in schema.predicates():
+        if role.range == "type.datetime":
+            dates.setdefault(role.domain, {})[relation.rsplit(".", 1)[1]] = relation
+    spans = {}
+    for cvt, named in dates.items():
+        start = next((named[w] for w in _STARTS if w in named), None)
+        end = next((named[w] for w in _ENDS if w in named), None)
+        if start and end:
+            spans[cvt] = (start, end)
+    return spans
 
 
 def events(index: FactIndex, schema: FreebaseSchema) -> list[tuple[str, str]]:
@@ -135,16 +129,20 @@ def events(index: FactIndex, schema: FreebaseSchema) -> list[tuple[str, str]]:
 
 
 def during(
-    source: Source, schema: FreebaseSchema, rng: random.Random, known_events: Sequence[tuple[str, str]]
+    source: Source,
+    schema: FreebaseSchema,
+    rng: random.Random,
+    known_events: Sequence[tuple[str, str]],
+    spans: Mapping[str, tuple[str, str]],
 ) -> Extension | str:
     """The source's CVT fact held while an event went on (its span overlaps the event's)."""
-    if not outside_cwq_dev(source):
+    if seeds_cwq_dev(source.id):
         return "the seed of a CWQ dev question"
     if len(source.chain) != 2 or not schema.leads_into_cvt(source.chain[0]):
         return "the chain passes through no CVT"
     if "xsd:datetime" in source.sparql.lower():
         return "already has a time constraint"
-    span = time_span(schema, schema.range(source.chain[0]) or "")
+    span = spans.get(schema.range(source.chain[0]) or "")
     found = re.search(rf"ns:{re.escape(source.chain[0])} (\?\w+) \.", source.sparql)
     if span is None or found is None:
         return "the CVT has no start and end date"
