@@ -18,10 +18,10 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.kg.freebase_schema import FreebaseSchema
@@ -77,6 +77,8 @@ class ComplexBuilder:
     #: what its pairs are called in reports, and the categories it builds
     name = "complex"
     categories: tuple[str, ...] = CATEGORIES
+    #: how many pairs of a category one source may give (each a fresh draw; 1 unless named)
+    turns: ClassVar[Mapping[str, int]] = {}
 
     def __init__(self, schema: FreebaseSchema, facts: FactIndex, synthesiser: Any, compiler: Any) -> None:
         self.schema = schema
@@ -101,10 +103,14 @@ class ComplexBuilder:
         """The question of ``extension`` (:class:`VerbaliseError` when none can be written)."""
         return verbalise(extension, source, self.synthesiser.decomposer)
 
-    def attempt(self, source: Source, category: str, seed: int = 0) -> tuple[PlanPair | None, dict[str, Any]]:
-        """One synthetic pair (``None`` when left out) and its record for ``complex.jsonl``."""
-        rng = random.Random(f"{seed}:{source.id}:{category}")
-        record: dict[str, Any] = {"id": f"{source.id}-{category}", "source": source.id, "category": category}
+    def attempt(
+        self, source: Source, category: str, seed: int = 0, turn: int = 1
+    ) -> tuple[PlanPair | None, dict[str, Any]]:
+        """One synthetic pair (``None`` when left out) and its record for ``complex.jsonl``;
+        a later ``turn`` of the same source and category draws again (its id ends ``-<category><turn>``)."""
+        label = category if turn == 1 else f"{category}{turn}"
+        rng = random.Random(f"{seed}:{source.id}:{category}" + (f":{turn}" if turn > 1 else ""))
+        record: dict[str, Any] = {"id": f"{source.id}-{label}", "source": source.id, "category": category}
         extension = self.extend(source, category, rng)
         if isinstance(extension, str):
             return None, record | {"status": f"no extension: {extension}"}
@@ -133,7 +139,8 @@ def complex_pairs(
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[PlanPair], list[dict[str, Any]], ComplexReport]:
-    """Up to ``total`` pairs, an equal share per category of ``builder``, from ``sources`` in a seeded order."""
+    """Up to ``total`` pairs, an equal share per category of ``builder``, from ``sources`` in a seeded
+    order; a source gives up to ``builder.turns[category]`` pairs of a category (one unless named)."""
     if not 0 <= total <= MAX_COMPLEX:
         raise ValueError(f"the number of complex pairs must be between 0 and {MAX_COMPLEX}, not {total}")
     start = time.perf_counter()
@@ -144,10 +151,14 @@ def complex_pairs(
     pairs: list[PlanPair] = []
     records: list[dict[str, Any]] = []
     for number, source in enumerate(order, 1):
-        for category in [c for c in categories if report.kept[c] < quota[c]]:
-            pair, record = builder.attempt(source, category, seed)
+        refused: set[str] = set()
+        for category, turn in _draws(builder, categories):
+            if report.kept[category] >= quota[category] or category in refused:
+                continue
+            pair, record = builder.attempt(source, category, seed, turn)
             if record["status"].startswith("no extension"):
                 report.exceptions[f"{category}: {record['status']}"] += 1
+                refused.add(category)
                 continue
             report.tried[category] += 1
             records.append(record)
@@ -162,6 +173,12 @@ def complex_pairs(
             progress(f"{report.name}: {number}/{len(order)} questions, kept {sum(report.kept.values())}")
     report.seconds = time.perf_counter() - start
     return pairs, records, report
+
+
+def _draws(builder: ComplexBuilder, categories: Sequence[str]) -> list[tuple[str, int]]:
+    """Each category with each of its turns, the first turns of all categories first."""
+    most = max((builder.turns.get(c, 1) for c in categories), default=1)
+    return [(c, turn) for turn in range(1, most + 1) for c in categories if turn <= builder.turns.get(c, 1)]
 
 
 class Loaded(NamedTuple):

@@ -32,6 +32,7 @@ VALUE_TEMPLATES = (
     "{stem} with {article} {noun} of {value}?",
     "{stem}, whose {noun} is {value}?",
 )
+DURING_EVENTS = 3
 DURING_TEMPLATES = ("{stem} during {event}?", "{stem} at the time of {event}?", "{stem} while {event} was going on?")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July")
 _MONTHS += ("August", "September", "October", "November", "December")
@@ -52,6 +53,8 @@ class ConstraintBuilder(ComplexBuilder):
 
     name = "constraint"
     categories = forms.CATEGORIES
+    #: a source with a dated CVT gives a *during* pair for up to three events: few sources have one
+    turns = {"during": DURING_EVENTS}
 
     def __init__(self, builder: ComplexBuilder) -> None:
         super().__init__(builder.schema, builder.facts, builder.synthesiser, builder.compiler)

@@ -23,7 +23,7 @@ from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
 from nl2sparql.kg.splits import seeds_cwq_dev
 from nl2sparql.planner import constraint_data, constraint_extend
-from nl2sparql.planner.complex_data import ComplexBuilder, write_built_pairs
+from nl2sparql.planner.complex_data import ComplexBuilder, source_question, write_built_pairs
 from nl2sparql.planner.complex_extend import Extension
 from nl2sparql.planner.complex_facts import build_fact_index, training_records
 from nl2sparql.planner.complex_rebuild import rebuild_failure
@@ -130,6 +130,25 @@ def test_the_pairs_and_every_attempt_are_written(
     assert written == len(pairs) == sum(report.kept.values()) >= 1 and report.name == "constraint"
     assert {p.id for p in pairs} == {a["id"] for a in attempts if a["status"] == "kept"}
     assert all(a["category"] in CATEGORIES for a in attempts)
+
+
+def test_a_dated_source_gives_a_during_pair_for_several_events(
+    parts: dict[str, Any], built: dict[str, tuple[Source, Extension]], compiler: PlanCompiler, tmp_path: Path
+) -> None:
+    base = parts["builder"]
+    builder = ConstraintBuilder(ComplexBuilder(base.schema, base.facts, base.synthesiser, compiler))
+    source, _ = built["during"]
+    total = 2 * constraint_data.DURING_EVENTS
+    write_built_pairs(tmp_path / CONSTRAINT_FILE, builder, [source], total, 0, None, None)
+    attempts = [json.loads(line) for line in (tmp_path / CONSTRAINT_FILE).read_text().splitlines()]
+    during = [a for a in attempts if a["category"] == "during"]
+    print("\n" + "\n".join(f"{a['id']} {a['status']}: {a['question']}" for a in during))
+    turns = ("", *(str(n) for n in range(2, constraint_data.DURING_EVENTS + 1)))
+    assert [a["id"] for a in during] == [f"{source.id}-during{t}" for t in turns]
+    assert len({a["detail"]["event"] for a in during}) == len(during)
+    assert {source_question(a["id"]) for a in during} == {source.id}
+    kept = {p.id for p in read_pairs(tmp_path / TRAIN_FILE)}
+    assert {a["id"] for a in during if a["status"] == "kept"} <= kept and len(kept) >= 2
 
 
 def test_cli_refuses_a_bad_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
