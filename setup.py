@@ -66,6 +66,6 @@ setup(
     package_data={
         "nl2sparql": ["py.typed"],
         "nl2sparql.grammar": ["*.lark"],
-        "nl2sparql.planner": ["default/*", "plain/*", "smollm2/*"],
+        "nl2sparql.planner": ["default/*", "plain/*", "freebase/*", "smollm2/*"],
     },
 )

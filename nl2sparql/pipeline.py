@@ -70,7 +70,8 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     if settings.exemplars:
         if not local:
             raise ConfigError(
-                f"exemplars are read by a local planner (default, grounded, plain, hf:), not {settings.planner!r}"
+                "exemplars are read by a local planner (default, grounded, plain, freebase, hf:), "
+                f"not {settings.planner!r}"
             )
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:

@@ -534,7 +534,7 @@ def _local_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for flag in ("beams", "bank"):
         if getattr(args, flag) is not None and args.planner.split(":", 1)[0] not in LOCAL_PLANNERS:
-            raise PlannerError(f"--{flag} applies to local models (default, grounded, plain, hf:) only")
+            raise PlannerError(f"--{flag} applies to local models (default, grounded, plain, freebase, hf:) only")
     if args.beams is not None:
         options["num_beams"] = args.beams
     if args.bank is not None:

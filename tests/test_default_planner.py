@@ -21,7 +21,13 @@ from nl2sparql.kg.splits import is_webqsp_dev
 from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
 from nl2sparql.planner.backends import LOCAL_PLANNERS, available_planners, open_planner
-from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER, SHIPPED_SMOLLM2, hints_for
+from nl2sparql.planner.backends.local import (
+    SHIPPED_FREEBASE,
+    SHIPPED_PLAIN,
+    SHIPPED_PLANNER,
+    SHIPPED_SMOLLM2,
+    hints_for,
+)
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
@@ -105,6 +111,25 @@ def test_plain_is_the_previous_default_and_needs_no_bank(home: Path, monkeypatch
         assert plain.hints is None and plain.info()["planner"] == "plain"
         output = plain.plan("what is the name of justin bieber brother?", {"m.06w2sn5": "Justin Bieber"})
     assert output.plan.type in ("simple", "composition") and "Justin Bieber" in output.text
+
+
+@pytest.mark.skipif(not (SHIPPED_FREEBASE / META_FILE).is_file(), reason="no freebase planner shipped")
+def test_the_freebase_planner_continues_the_default_and_writes_a_cwq_value(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``freebase`` is the default continued on CWQ-style data: a small int8 adapter of the same
+    base that reads the same hints, and a value the answer once had (CWQ's form, which the
+    constraint pairs teach) becomes a step that compares it."""
+    meta, default = read_meta(SHIPPED_FREEBASE), read_meta(SHIPPED_PLANNER)
+    assert (meta["base"], meta["method"], meta["exported"]["dtype"]) == (default["base"], "lora", "int8")
+    assert relation_count(meta) == relation_count(default) and meta["init"]["steps"] > 0
+    assert sum(p.stat().st_size for p in SHIPPED_FREEBASE.iterdir()) < 6_000_000
+    monkeypatch.setenv("NL2SPARQL_HOME", str(home))
+    with open_planner("freebase", bank=_webqsp_bank()) as planner:
+        question = "what portuguese speaking country has a child labor percent of 1.8?"
+        output = planner.plan(question, {"m.05zjd": "Portuguese Language"})
+    assert planner.info()["planner"] == "freebase"
+    assert "Portuguese Language" in output.text and 'is "1.8"' in output.text, output.text
 
 
 def test_it_plans_dev_questions_it_never_saw(planner) -> None:  # type: ignore[no-untyped-def]

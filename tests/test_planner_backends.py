@@ -19,7 +19,7 @@ from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.planner import cli
 from nl2sparql.planner.backends import LOCAL_PLANNERS, available_planners, open_planner, register_planner
 from nl2sparql.planner.backends.base import Planner, PlannerOutput, PlanRequest
-from nl2sparql.planner.backends.local import SHIPPED_PLAIN, SHIPPED_PLANNER
+from nl2sparql.planner.backends.local import SHIPPED_FREEBASE, SHIPPED_PLAIN, SHIPPED_PLANNER
 from nl2sparql.planner.backends.oracle import OraclePlanner
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.model import META_FILE, read_meta
@@ -164,9 +164,11 @@ def test_the_default_planner_says_how_to_get_one(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
     monkeypatch.setattr(local, "SHIPPED_PLANNER", tmp_path / "not-shipped")  # a checkout without one
     monkeypatch.setattr(local, "SHIPPED_PLAIN", tmp_path / "not-shipped-plain")
+    monkeypatch.setattr(local, "SHIPPED_FREEBASE", tmp_path / "not-shipped-freebase")
     with pytest.raises(PlannerModelError, match=f"no trained planner in {tmp_path / 'planner'}: run 'nl2sparql setup'"):
         open_planner("default")
-    for name, folder in (("grounded", "not-shipped"), ("plain", "not-shipped-plain")):
+    for name in ("grounded", "plain", "freebase"):
+        folder = "not-shipped" if name == "grounded" else f"not-shipped-{name}"
         with pytest.raises(PlannerModelError, match=f"no {name} planner in {tmp_path / folder}: reinstall"):
             open_planner(name)
         with pytest.raises(PlannerError, match=f"the '{name}' planner takes no argument"):
@@ -190,15 +192,17 @@ def test_grounded_is_the_shipped_default_and_plain_the_previous_one(
     opened: list[tuple[str, Path]] = []
     monkeypatch.setattr(local, "_open_folder", lambda name, folder, options: opened.append((name, folder)))
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
-    for name in ("default", "grounded", "plain"):
+    for name in ("default", "grounded", "plain", "freebase"):
         open_planner(name)
-    assert opened == [("default", SHIPPED_PLANNER), ("grounded", SHIPPED_PLANNER), ("plain", SHIPPED_PLAIN)]
+    shipped = [("default", SHIPPED_PLANNER), ("grounded", SHIPPED_PLANNER), ("plain", SHIPPED_PLAIN)]
+    assert opened == [*shipped, ("freebase", SHIPPED_FREEBASE)]
     assert relation_count(read_meta(SHIPPED_PLANNER)) == 8 and relation_count(read_meta(SHIPPED_PLAIN)) == 0
-    assert {"default", "grounded", "plain"} <= set(available_planners()) & set(LOCAL_PLANNERS)
+    assert relation_count(read_meta(SHIPPED_FREEBASE)) == 8
+    assert {"default", "grounded", "plain", "freebase"} <= set(available_planners()) & set(LOCAL_PLANNERS)
     root = SHIPPED_PLANNER.parents[1]
     if (root / "setup.py").is_file():  # a checkout, not an installed wheel
         setup_py, manifest = (root / "setup.py").read_text(), (root / "MANIFEST.in").read_text()
-        for folder in (SHIPPED_PLANNER, SHIPPED_PLAIN):
+        for folder in (SHIPPED_PLANNER, SHIPPED_PLAIN, SHIPPED_FREEBASE):
             assert f'"{folder.name}/*"' in setup_py and f"graft planner/{folder.name}\n" in manifest
 
 

