@@ -140,7 +140,8 @@ def complex_pairs(
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[PlanPair], list[dict[str, Any]], ComplexReport]:
     """Up to ``total`` pairs, an equal share per category of ``builder``, from ``sources`` in a seeded
-    order; a source gives up to ``builder.turns[category]`` pairs of a category (one unless named)."""
+    order; a source gives up to ``builder.turns[category]`` pairs of a category (one unless named),
+    drawn until one is left out."""
     if not 0 <= total <= MAX_COMPLEX:
         raise ValueError(f"the number of complex pairs must be between 0 and {MAX_COMPLEX}, not {total}")
     start = time.perf_counter()
@@ -151,18 +152,16 @@ def complex_pairs(
     pairs: list[PlanPair] = []
     records: list[dict[str, Any]] = []
     for number, source in enumerate(order, 1):
-        refused: set[str] = set()
+        failed: set[str] = set()  # a later turn would fail as its first did: the chain is the source's
         for category, turn in _draws(builder, categories):
-            if report.kept[category] >= quota[category] or category in refused:
+            if report.kept[category] >= quota[category] or category in failed:
                 continue
             pair, record = builder.attempt(source, category, seed, turn)
-            if record["status"].startswith("no extension"):
-                report.exceptions[f"{category}: {record['status']}"] += 1
-                refused.add(category)
-                continue
-            report.tried[category] += 1
-            records.append(record)
+            if not record["status"].startswith("no extension"):
+                report.tried[category] += 1
+                records.append(record)
             if pair is None:
+                failed.add(category)
                 report.exceptions[f"{category}: {record['status']}"] += 1
                 continue
             report.kept[category] += 1

@@ -10,6 +10,7 @@ no relation hints and so needs no bank.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from pathlib import Path
@@ -63,6 +64,7 @@ def planner(home: Path):  # type: ignore[no-untyped-def]
         yield planner
 
 
+@functools.cache
 def _webqsp_bank() -> MemoryBank:
     examples = [e for e in load_examples("webqsp-train") if not is_webqsp_dev(e)][:400]
     return build_bank_from_queries(examples, source="webqsp-train[:400]")[0]
