@@ -60,7 +60,7 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     The plain ``oracle`` writes its gold plans in ``bank``'s words (any graph's)."""
     import os
 
-    from nl2sparql.planner.backends import LOCAL_PLANNERS, open_planner
+    from nl2sparql.planner.backends import LOCAL_PLANNER_NAMES, LOCAL_PLANNERS, open_planner
     from nl2sparql.planner.batcher import BatchingPlanner
 
     local = settings.planner.split(":", 1)[0] in LOCAL_PLANNERS
@@ -70,8 +70,7 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
     if settings.exemplars:
         if not local:
             raise ConfigError(
-                "exemplars are read by a local planner (default, grounded, plain, freebase, hf:), "
-                f"not {settings.planner!r}"
+                f"exemplars are read by a local planner ({LOCAL_PLANNER_NAMES}), not {settings.planner!r}"
             )
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:

@@ -529,12 +529,12 @@ def _gold(value: str | None) -> str | None:
 
 def _local_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of ``--beams`` and ``--bank``, which only a local planner takes."""
-    from nl2sparql.planner.backends import LOCAL_PLANNERS
+    from nl2sparql.planner.backends import LOCAL_PLANNER_NAMES, LOCAL_PLANNERS
 
     options: dict[str, Any] = {}
     for flag in ("beams", "bank"):
         if getattr(args, flag) is not None and args.planner.split(":", 1)[0] not in LOCAL_PLANNERS:
-            raise PlannerError(f"--{flag} applies to local models (default, grounded, plain, freebase, hf:) only")
+            raise PlannerError(f"--{flag} applies to local models ({LOCAL_PLANNER_NAMES}) only")
     if args.beams is not None:
         options["num_beams"] = args.beams
     if args.bank is not None:

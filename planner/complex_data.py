@@ -151,9 +151,10 @@ def complex_pairs(
     random.Random(seed).shuffle(order)
     pairs: list[PlanPair] = []
     records: list[dict[str, Any]] = []
+    draws = _draws(builder, categories)
     for number, source in enumerate(order, 1):
         failed: set[str] = set()  # a later turn would fail as its first did: the chain is the source's
-        for category, turn in _draws(builder, categories):
+        for category, turn in draws:
             if report.kept[category] >= quota[category] or category in failed:
                 continue
             pair, record = builder.attempt(source, category, seed, turn)

