@@ -111,12 +111,18 @@ def _var(token: Token) -> Var:
     return Var(str(token)[1:])
 
 
+def number_literal(text: str, op: str) -> Literal:
+    """The number ``text`` as the grammar reads it after ``op``: four digits after a time
+    operator (before, after) are a year, anything else a number."""
+    return Literal(text, "year" if op in TIME_OPERATORS and _YEAR.fullmatch(text) else "number")
+
+
 def _value(token: Token, op: str) -> Ref:
     text = str(token)
     if token.type == "VAR":
         return _var(token)
     if token.type == "NUMBER":
-        return Literal(text, "year" if op in TIME_OPERATORS and _YEAR.fullmatch(text) else "number")
+        return number_literal(text, op)
     if token.type == "DATE":
         return Literal(text, "date")
     if token.type == "STRING":

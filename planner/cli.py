@@ -151,6 +151,8 @@ examples:
 EXPORT_EPILOG = """examples:
   nl2sparql planner export run1 planner/default --dtype int8
   nl2sparql planner export run1 shipped-fp16
+  # a blend (WiSE-FT): 70% of a run that continued planner/default, 30% of planner/default
+  nl2sparql planner export run2 planner/default --dtype int8 --blend planner/default --weight 0.7
 """
 
 
@@ -321,6 +323,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("target", type=Path, help="the folder to write (replaced)")
     export.add_argument(
         "--dtype", choices=("float16", "int8", "float32"), default="float16", help="adapter storage (default float16)"
+    )
+    export.add_argument(
+        "--blend", type=Path, metavar="PLANNER", help="store a blend of the source and this planner (same base, rank)"
+    )
+    export.add_argument(
+        "--weight", type=float, default=0.5, help="the source's share of a --blend, between 0 and 1 (default 0.5)"
     )
     export.set_defaults(func=_export)
 
@@ -614,9 +622,10 @@ def _exemplars(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from nl2sparql.planner.export import export_planner
 
-    meta = export_planner(args.source, args.target, args.dtype)
+    meta = export_planner(args.source, args.target, args.dtype, args.blend, args.weight)
     size = sum(p.stat().st_size for p in args.target.iterdir())
-    print(f"exported {args.source} -> {args.target} ({meta['exported']['dtype']}, {size / 1e6:.1f} MB)")
+    blend = f", {args.weight:g} of it blended with {args.blend}" if args.blend else ""
+    print(f"exported {args.source} -> {args.target} ({meta['exported']['dtype']}{blend}, {size / 1e6:.1f} MB)")
     return 0
 
 

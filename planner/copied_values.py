@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
 
+from nl2sparql.grammar.plan_transformer import number_literal
 from nl2sparql.planner.plan import Literal, MakeSure, Plan, Step
 
 #: a number as questions write it: a sign, thousands commas, a decimal part
@@ -66,7 +67,11 @@ def _copied(step: Step, numbers: Sequence[str]) -> Step:
     if value.kind == "date" or not _PLAN_NUMBER.fullmatch(value.value) or _held(value.value, numbers):
         return step
     found = closest_number(value.value, numbers)
-    return step if found is None else replace(step, value=Literal(found, value.kind))
+    if found is None:
+        return step
+    # a bare number takes the kind the grammar reads: "after 193" is a number, "after 1939" a year
+    copied = Literal(found, value.kind) if value.kind == "string" else number_literal(found, step.op)
+    return replace(step, value=copied)
 
 
 def _held(value: str, numbers: Sequence[str]) -> bool:

@@ -43,6 +43,16 @@ def test_a_miscopied_number_becomes_the_questions() -> None:
         assert format_plan(plan) == PORTUGUESE.format(value=copied)
 
 
+def test_a_year_copied_after_a_time_operator_is_written_as_a_year() -> None:
+    """The shipped planner wrote "after 193" for "after January 2, 1939" (CWQ dev): the copied
+    1939 is a year there, as the grammar reads it, so the plan can be written and read back."""
+    plan = "Type: comparative\nFind the start date of the event World War II, assign it to ?v1.\n"
+    question = "Who was the president during World War 2 that started his position after January 2, 1939?"
+    copied = copy_numbers(parse_plan(plan + "Make sure ?v1 is after 193.\nThe answer is ?v1.\n"), question)
+    assert format_plan(copied) == plan + "Make sure ?v1 is after 1939.\nThe answer is ?v1.\n"
+    assert parse_plan(format_plan(copied)) == copied
+
+
 def test_what_the_question_holds_is_left_alone() -> None:
     plan = parse_plan(PORTUGUESE.format(value="1.80"))
     assert copy_numbers(plan, "where the child labor percentage was once 1.8?") is plan

@@ -224,8 +224,9 @@ def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
     target = tmp_path / "shipped"
     meta = export_planner(lora_ed.out, target)
     assert sorted(p.name for p in target.iterdir()) == ["adapter_config.json", "adapter_model.safetensors", META_FILE]
-    saved, original = load_file(str(target / "adapter_model.safetensors")), load_file(
-        str(lora_ed.out / "adapter_model.safetensors")
+    saved, original = (
+        load_file(str(target / "adapter_model.safetensors")),
+        load_file(str(lora_ed.out / "adapter_model.safetensors")),
     )
     assert saved.keys() == original.keys() and all(t.dtype == torch.float16 for t in saved.values())
     assert (target / "adapter_model.safetensors").stat().st_size < 0.6 * (
@@ -241,9 +242,51 @@ def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
         export_planner(lora_ed.out, tmp_path / "x", "int4")
 
 
-def test_an_int8_adapter_is_smaller_still_and_scores_the_same(
-    lora_ed: TrainResult, data: Path, tmp_path: Path
-) -> None:
+def test_a_blend_stores_the_weighted_sum_of_two_adapters_of_one_model(lora_ed: TrainResult, tmp_path: Path) -> None:
+    """--blend: each tensor is weight * source + (1 - weight) * blend, checked before anything is written."""
+    import doctest
+
+    from safetensors.torch import save_file
+
+    from nl2sparql.planner import export
+    from nl2sparql.planner.adapter_int8 import read_adapter_weights
+    from nl2sparql.planner.export import export_planner
+
+    assert doctest.testmod(export).attempted > 0 and doctest.testmod(export).failed == 0
+
+    trained = load_file(str(lora_ed.out / "adapter_model.safetensors"))
+    negated = tmp_path / "negated"
+    export_planner(lora_ed.out, negated, "float32")
+    save_file({k: -v for k, v in trained.items()}, str(negated / "adapter_model.safetensors"))
+    meta = json.loads((negated / META_FILE).read_text())
+    meta["output_tokens"] = "7 8"
+    (negated / META_FILE).write_text(json.dumps(meta))
+
+    exported = export_planner(lora_ed.out, tmp_path / "blend", "float32", blend=negated, weight=0.75)
+    blend = read_adapter_weights(tmp_path / "blend")
+    assert blend.keys() == trained.keys()
+    assert all(torch.allclose(blend[k], 0.5 * v, atol=1e-6) for k, v in trained.items())
+    assert exported["exported"]["blend"] == {"with": "negated", "weight": 0.75}
+    assert {7, 8} <= recorded(exported) and recorded(json.loads((lora_ed.out / META_FILE).read_text())) <= recorded(
+        exported
+    )
+
+    with pytest.raises(PlannerModelError, match="a blend's weight is between 0 and 1"):
+        export_planner(lora_ed.out, tmp_path / "x", blend=negated, weight=1.5)
+    meta["lora"] = {**meta["lora"], "r": meta["lora"]["r"] * 2}
+    (negated / META_FILE).write_text(json.dumps(meta))
+    with pytest.raises(PlannerModelError, match="cannot blend with .*negated: its lora is"):
+        export_planner(lora_ed.out, tmp_path / "x", blend=negated, weight=0.5)
+    meta["lora"] = json.loads((lora_ed.out / META_FILE).read_text())["lora"]
+    (negated / META_FILE).write_text(json.dumps(meta))
+    first = sorted(trained)[0]
+    save_file({k: -v for k, v in trained.items() if k != first}, str(negated / "adapter_model.safetensors"))
+    with pytest.raises(PlannerModelError, match="the adapters differ in"):
+        export_planner(lora_ed.out, tmp_path / "x", blend=negated, weight=0.5)
+    assert not (tmp_path / "x").exists() and not (tmp_path / ".x.partial").exists()
+
+
+def test_an_int8_adapter_is_smaller_still_and_scores_the_same(lora_ed: TrainResult, data: Path, tmp_path: Path) -> None:
     from nl2sparql.planner.adapter_int8 import INT8_FILE, read_adapter_weights
     from nl2sparql.planner.export import export_planner
 
