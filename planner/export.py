@@ -37,7 +37,7 @@ def export_planner(
     target: str | Path,
     dtype: str = "float16",
     blend: str | Path | None = None,
-    weight: float = 1.0,
+    weight: float = 0.5,
 ) -> dict[str, Any]:
     """Copy the LoRA planner in ``source`` to ``target`` (replaced atomically) with its adapter
     stored as ``dtype`` (:data:`DTYPES`; int8: :mod:`~nl2sparql.planner.adapter_int8`), or,

@@ -252,7 +252,8 @@ def test_a_blend_stores_the_weighted_sum_of_two_adapters_of_one_model(lora_ed: T
     from nl2sparql.planner.adapter_int8 import read_adapter_weights
     from nl2sparql.planner.export import export_planner
 
-    assert doctest.testmod(export).attempted > 0 and doctest.testmod(export).failed == 0
+    examples = doctest.testmod(export)
+    assert examples.attempted > 0 and examples.failed == 0
 
     trained = load_file(str(lora_ed.out / "adapter_model.safetensors"))
     negated = tmp_path / "negated"
