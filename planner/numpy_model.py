@@ -116,6 +116,8 @@ class _Beams:
     scores: np.ndarray
     finished: list[tuple[float, list[int]]] = field(default_factory=list)
     improvable: bool = True
+    #: the columns it must not write: tokens that only another question of the batch holds
+    blocked: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
 
 
 class NumpyPlanner:
@@ -185,9 +187,9 @@ class NumpyPlanner:
         beams = num_beams > 1 and not do_sample
         hidden, mask = self._encoded(sources, reuse=beams)
         state = self.decoder.start(hidden, mask)
-        head = self._head(sources)
+        head, others = self._head(sources), self._others(sources)
         if beams:
-            rows = self._beam_search(state, head, len(inputs), num_beams, num_return_sequences, max_new_tokens)
+            rows = self._beam_search(state, head, len(inputs), num_beams, num_return_sequences, max_new_tokens, others)
         else:
             processor = None
             if constrained and not do_sample:
@@ -197,7 +199,7 @@ class NumpyPlanner:
                     self.tokenizer, self.codec, names, 0, max_new_tokens, eos=self.eos_ids
                 )
             sampler = _Sampler(temperature, top_p, seed) if do_sample else None
-            written = self._greedy(state, head, max_new_tokens, min_new_tokens, processor, sampler)
+            written = self._greedy(state, head, max_new_tokens, min_new_tokens, processor, sampler, others)
             rows = [[row] for row in written]
         return [
             [decode_output(self.tokenizer.decode(row, skip_special_tokens=True), self.codec, names[i]) for row in found]
@@ -210,8 +212,22 @@ class NumpyPlanner:
         if self.shortlist is None:
             return None
         (known,) = self.shortlist.ids
-        copied = np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
-        return self.shortlist.plus(self.decoder.shortlist(copied))
+        return self.shortlist.plus(self.decoder.shortlist(self._copied(sources)))
+
+    def _copied(self, sources: Sequence[Sequence[int]]) -> np.ndarray:
+        """The tokens of ``sources`` that the planner's shortlist lacks (sorted, distinct)."""
+        assert self.shortlist is not None
+        (known,) = self.shortlist.ids
+        return np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
+
+    def _others(self, sources: Sequence[Sequence[int]]) -> list[np.ndarray] | None:
+        """For each input, the tokens the batch's head holds only because other inputs hold
+        them: an input may copy its own words, not its neighbours', so that a question's plan
+        does not depend on the questions decoded with it. ``None`` when there are none."""
+        if self.shortlist is None or len(sources) < 2:
+            return None
+        copied = self._copied(sources)
+        return [np.setdiff1d(copied, np.asarray(source, dtype=np.int64)) for source in sources]
 
     def _encoded(self, sources: Sequence[Sequence[int]], reuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The encoder's output for each input, padded to the longest, and the 1/0 mask.
@@ -250,16 +266,20 @@ class NumpyPlanner:
         min_new: int,
         processor: Any,
         sampler: _Sampler | None,
+        others: Sequence[np.ndarray] | None = None,
     ) -> list[list[int]]:
         """Greedy (or sampled) decoding of a batch; a row that has ended is padded, as
-        transformers pads it, but no longer computed."""
+        transformers pads it, but no longer computed. ``others[i]``: tokens row ``i`` must not
+        write (:meth:`_others`)."""
         batch = state.source_bias.shape[0]
+        blocked = _cells(others)
         written = np.full((batch, 1), self.start_id, dtype=np.int64)
         active = np.arange(batch)
         for step in range(max_new):
             logits = self.decoder.step(state, written[active, -1], head)
             scores = np.full((batch, logits.shape[-1]), -np.inf, dtype=logits.dtype)
             scores[active] = logits
+            scores[blocked] = -np.inf
             if step < min_new:
                 scores[:, self.eos_id] = -np.inf
             if processor is not None:
@@ -275,18 +295,31 @@ class NumpyPlanner:
         return [list(row) for row in written.tolist()]
 
     def _beam_search(
-        self, state: DecoderState, head: Shortlist | None, batch: int, width: int, returned: int, max_new: int
+        self,
+        state: DecoderState,
+        head: Shortlist | None,
+        batch: int,
+        width: int,
+        returned: int,
+        max_new: int,
+        others: Sequence[np.ndarray] | None = None,
     ) -> list[list[list[int]]]:
         state = state.beams(width)
         scores = np.full(width, -1e9, dtype=np.float32)
         scores[0] = 0.0
         searches = [_Beams(width, [[self.start_id] for _ in range(width)], scores.copy()) for _ in range(batch)]
         tokens, order = head.columns() if head is not None else (None, None)
+        if others is not None and tokens is not None:
+            for search, tokens_of_others in zip(searches, others, strict=True):
+                search.blocked = np.searchsorted(tokens, tokens_of_others)
         live = searches  # those still improvable, in the state's order: a finished one's rows leave
         for step in range(max_new):
             last = np.array([beam[-1] for search in live for beam in search.running], dtype=np.int64)
             logits = self.decoder.step(state, last, head, compact=True)
-            log_probs = log_softmax(logits if order is None else logits[:, order]).reshape(len(live), width, -1)
+            logits = logits if order is None else logits[:, order]
+            for i, search in enumerate(live):
+                logits[i * width : (i + 1) * width, search.blocked] = -np.inf
+            log_probs = log_softmax(logits).reshape(len(live), width, -1)
             at_limit = step + 1 >= max_new
             origins = [self._advance(search, log_probs[i], step + 1, at_limit, tokens) for i, search in enumerate(live)]
             going = [i for i, search in enumerate(live) if search.improvable]
@@ -325,6 +358,18 @@ class NumpyPlanner:
             worst = min(score for score, _ in search.finished)
             search.improvable = bool(search.scores[0] / length > worst)
         return np.asarray(origins[keep], dtype=np.int64)
+
+
+def _cells(others: Sequence[np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """The (row, token) cells that ``others`` blocks, as an index into a batch's scores.
+
+    >>> [a.tolist() for a in _cells([np.array([4]), np.array([2, 3])])]
+    [[0, 1, 1], [4, 2, 3]]
+    """
+    if not others:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    rows = np.repeat(np.arange(len(others)), [len(o) for o in others])
+    return rows, np.concatenate(others).astype(np.int64)
 
 
 class _Sampler:

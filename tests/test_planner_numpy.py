@@ -106,6 +106,36 @@ def test_a_shortlisted_head_writes_what_the_whole_head_writes_within_it(
     assert all(dropped not in row for row in without._greedy(state, without._head(sources), 40, 0, None, None))
 
 
+@pytest.mark.parametrize(
+    "options", [{"num_beams": 1}, {"num_beams": 3, "num_return_sequences": 3}], ids=["greedy", "beams"]
+)
+def test_a_question_decoded_in_a_batch_copies_no_word_of_the_others(
+    tiny_pair: tuple[PlannerModel, NumpyPlanner],
+    tmp_path: Path,
+    options: dict[str, int],
+) -> None:
+    torch_model, whole = tiny_pair
+    tokenizer = whole.tokenizer
+    first = INPUTS[0]
+    own = set(tokenizer.encode(first))
+    state = whole.decoder.start(*whole._encoded([tokenizer.encode(first)]))
+    written = [t for t in whole._greedy(state, None, 40, 0, None, None)[0][1:] if t not in own]
+    # a neighbour whose input holds the words the whole head writes for the first question
+    neighbour = "question: " + tokenizer.decode(written, skip_special_tokens=True)
+    theirs = set(tokenizer.encode(neighbour)) - own
+    folder = tmp_path / "tiny-ed"
+    torch_model.model.save_pretrained(str(folder))
+    torch_model.tokenizer.save_pretrained(str(folder))
+    listed = " ".join(map(str, sorted(set(written) - theirs)))
+    planner = NumpyPlanner(folder, {**whole.meta, output_tokens.KEY: listed})
+    alone = planner.generate([first], [NAMES[0]], max_new_tokens=40, **options)[0]  # type: ignore[arg-type]
+    unlisted = NumpyPlanner(folder, whole.meta).generate([first], [NAMES[0]], max_new_tokens=40, **options)[0]  # type: ignore[arg-type]
+    assert alone != unlisted  # the neighbour's words are what the whole head would write
+    batched = planner.generate([first, neighbour], [NAMES[0], ()], max_new_tokens=40, **options)  # type: ignore[arg-type]
+    assert batched[0] == alone
+    assert batched[1] == planner.generate([neighbour], [()], max_new_tokens=40, **options)[0]  # type: ignore[arg-type]
+
+
 def test_beams_over_a_shortlist_in_parts_rank_as_over_the_whole_head(
     tiny_pair: tuple[PlannerModel, NumpyPlanner],
 ) -> None:
@@ -218,9 +248,7 @@ def test_beams_that_share_one_encoder_output_attend_as_if_each_had_its_copy() ->
     hidden = rng.normal(size=(sources * width, 1, size)).astype(np.float32)
     shared = attention.attend(hidden, *attention.keys_values(encoded), bert_numpy.attention_bias(mask), group=width)
     copies = np.repeat(np.arange(sources), width)
-    each = attention.attend(
-        hidden, *attention.keys_values(encoded[copies]), bert_numpy.attention_bias(mask[copies])
-    )
+    each = attention.attend(hidden, *attention.keys_values(encoded[copies]), bert_numpy.attention_bias(mask[copies]))
     assert np.allclose(shared, each, atol=1e-5)
 
 
