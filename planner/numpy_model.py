@@ -211,7 +211,6 @@ class NumpyPlanner:
         which a plan may copy; ``None`` (every token) for a planner without a shortlist."""
         if self.shortlist is None:
             return None
-        (known,) = self.shortlist.ids
         return self.shortlist.plus(self.decoder.shortlist(self._copied(sources)))
 
     def _copied(self, sources: Sequence[Sequence[int]]) -> np.ndarray:
