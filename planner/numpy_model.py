@@ -187,7 +187,7 @@ class NumpyPlanner:
         beams = num_beams > 1 and not do_sample
         hidden, mask = self._encoded(sources, reuse=beams)
         state = self.decoder.start(hidden, mask)
-        head, others = self._head(sources), self._others(sources)
+        head, others = self._head(sources)
         if beams:
             rows = self._beam_search(state, head, len(inputs), num_beams, num_return_sequences, max_new_tokens, others)
         else:
@@ -206,27 +206,18 @@ class NumpyPlanner:
             for i, found in enumerate(rows)
         ]
 
-    def _head(self, sources: Sequence[Sequence[int]]) -> Shortlist | None:
+    def _head(self, sources: Sequence[Sequence[int]]) -> tuple[Shortlist | None, list[np.ndarray] | None]:
         """The LM head for a batch: the planner's shortlist and the tokens of its inputs,
-        which a plan may copy; ``None`` (every token) for a planner without a shortlist."""
+        which a plan may copy; ``None`` (every token) for a planner without a shortlist.
+        And for each input, the tokens that head holds only because other inputs hold them
+        (``None`` when there are none): an input may copy its own words, not its
+        neighbours', so that a question's plan does not depend on the questions decoded with it."""
         if self.shortlist is None:
-            return None
-        return self.shortlist.plus(self.decoder.shortlist(self._copied(sources)))
-
-    def _copied(self, sources: Sequence[Sequence[int]]) -> np.ndarray:
-        """The tokens of ``sources`` that the planner's shortlist lacks (sorted, distinct)."""
-        assert self.shortlist is not None
+            return None, None
         (known,) = self.shortlist.ids
-        return np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
-
-    def _others(self, sources: Sequence[Sequence[int]]) -> list[np.ndarray] | None:
-        """For each input, the tokens the batch's head holds only because other inputs hold
-        them: an input may copy its own words, not its neighbours', so that a question's plan
-        does not depend on the questions decoded with it. ``None`` when there are none."""
-        if self.shortlist is None or len(sources) < 2:
-            return None
-        copied = self._copied(sources)
-        return [np.setdiff1d(copied, np.asarray(source, dtype=np.int64)) for source in sources]
+        copied = np.setdiff1d(np.fromiter((t for s in sources for t in s), dtype=np.int64), known)
+        others = None if len(sources) < 2 else [np.setdiff1d(copied, np.asarray(s, dtype=np.int64)) for s in sources]
+        return self.shortlist.plus(self.decoder.shortlist(copied)), others
 
     def _encoded(self, sources: Sequence[Sequence[int]], reuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The encoder's output for each input, padded to the longest, and the 1/0 mask.
@@ -269,7 +260,7 @@ class NumpyPlanner:
     ) -> list[list[int]]:
         """Greedy (or sampled) decoding of a batch; a row that has ended is padded, as
         transformers pads it, but no longer computed. ``others[i]``: tokens row ``i`` must not
-        write (:meth:`_others`)."""
+        write (:meth:`_head`)."""
         batch = state.source_bias.shape[0]
         blocked = _cells(others)
         written = np.full((batch, 1), self.start_id, dtype=np.int64)

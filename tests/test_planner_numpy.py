@@ -103,7 +103,7 @@ def test_a_shortlisted_head_writes_what_the_whole_head_writes_within_it(
     rows = without.generate(INPUTS, NAMES, max_new_tokens=40)
     assert rows != expected
     state = without.decoder.start(*without._encoded(sources))
-    assert all(dropped not in row for row in without._greedy(state, without._head(sources), 40, 0, None, None))
+    assert all(dropped not in row for row in without._greedy(state, without._head(sources)[0], 40, 0, None, None))
 
 
 @pytest.mark.parametrize(
