@@ -1,30 +1,61 @@
-"""Numbers in a plan are the question's numbers, copied, not generated.
+"""Values in a plan are the question's values, copied, not generated.
 
 A word-piece decoder writes the number of "where the child labor percentage was once 1.8"
-as ``"1"`` and "-1.61" as ``"-61.1"``: it generates digits where it should copy them, and
-a comparison with the wrong constant answers nothing. So the value of a ``Make sure`` step
-that is a number the question does not hold is replaced by the question's number most
-like it (same digits, in order), when one is alike enough; a value the question holds, a
-date, a name and a question without numbers are left as they are. Measured on the CWQ dev
-split in README "Measured figures".
+as ``"1"`` and "-1.61" as ``"-61.1"``, "December 31, 1877" as ``1877-11-31`` or the year
+alone, and the code "CHN" as ``"ch"``: it generates where it should copy, and a comparison
+with the wrong constant answers nothing. So the value of a ``Make sure`` step that the
+question does not hold is replaced by the question's value most like it, when one is alike
+enough: a number by a number (numbers written in words count, "fifty-five" is 55), a date
+or a year by a date the question writes (:mod:`~nl2sparql.planner.question_dates`), a
+one-word string by a code the question writes in capitals. A value the question holds, a
+name and a question without values are left as they are. Measured on the CWQ dev split in
+README "Measured figures".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+
+from text_to_num import alpha2digit
 
 from nl2sparql.grammar.plan_transformer import number_literal
 from nl2sparql.planner.plan import Literal, MakeSure, Plan, Step
+from nl2sparql.planner.question_dates import question_dates, without_dates
 
 #: a number as questions write it: a sign, thousands commas, a decimal part
 _NUMBER = re.compile(r"(?<![\w.])[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\w|,\d)|(?<![\w.])[-+−]?\d+(?:\.\d+)?(?![\w])")
 #: a plan value that is a number (numbers and years are literals; CWQ's gold quotes them as strings)
 _PLAN_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+#: a code a question writes in capitals ("CHN", "AGO", "ISO")
+_CODE = re.compile(r"(?<!\w)[A-Z][A-Z0-9]+(?!\w)")
 #: how alike (difflib's ratio) a question's number must be to replace the plan's
 MIN_LIKENESS = 0.5
+#: how alike a date (or a year) or a code must be: they are short, and a plan's "now"
+#: (``holds during 2015-08-10``) is half like many dates
+MIN_DATE_LIKENESS = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionValues:
+    """What a plan may copy from a question: its numbers (outside its dates), its dates (ISO) and its codes."""
+
+    numbers: tuple[str, ...]
+    dates: tuple[str, ...]
+    codes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, question: str) -> QuestionValues:
+        """The values ``question`` writes.
+
+        >>> QuestionValues.of("country with calling code over fifty-five, ISO CHN, since March 4, 1933?")
+        QuestionValues(numbers=('55',), dates=('1933-03-04',), codes=('ISO', 'CHN'))
+        """
+        dates = question_dates(question)
+        rest = alpha2digit(without_dates(question, dates), "en")
+        return cls(tuple(question_numbers(rest)), tuple(d.iso for d in dates), tuple(_CODE.findall(question)))
 
 
 def question_numbers(question: str) -> list[str]:
@@ -36,7 +67,7 @@ def question_numbers(question: str) -> list[str]:
     return [m.group().replace(",", "").replace("−", "-") for m in _NUMBER.finditer(question)]
 
 
-def closest_number(value: str, numbers: Sequence[str]) -> str | None:
+def closest_number(value: str, numbers: Sequence[str], least: float = MIN_LIKENESS) -> str | None:
     """The number of ``numbers`` most like ``value`` (ties: the first), if alike enough.
 
     >>> closest_number("-61.1", ["1993", "-1.61"])
@@ -46,32 +77,84 @@ def closest_number(value: str, numbers: Sequence[str]) -> str | None:
     >>> closest_number("42", ["1999"]) is None
     True
     """
-    scored = [(SequenceMatcher(None, value, number).ratio(), -i, number) for i, number in enumerate(numbers)]
+    scored = [(_likeness(value, number), -i, number) for i, number in enumerate(numbers)]
     best = max(scored, default=None)
-    return best[2] if best is not None and best[0] >= MIN_LIKENESS else None
+    return best[2] if best is not None and best[0] >= least else None
 
 
-def copy_numbers(plan: Plan, question: str) -> Plan:
-    """``plan`` with each generated number replaced by the question's number it miscopied."""
-    numbers = question_numbers(question)
-    if not numbers:
+def closest_date(value: str, dates: Sequence[str]) -> str | None:
+    """The date of ``dates`` that ``value`` (a date, or a year) miscopies, if one does.
+
+    >>> closest_date("1877-11-31", ["1877-12-31"])
+    '1877-12-31'
+    >>> closest_date("1981", ["1981-10-28"])
+    '1981-10-28'
+    >>> closest_date("19392", ["1939-01-02"])
+    '1939-01-02'
+    >>> closest_date("2015-08-10", ["1933-03-04"]) is None
+    True
+    """
+    if "-" not in value:
+        return _by_year(value, dates)
+    same_year = [d for d in dates if d[:4] == value[:4]]
+    return closest_number(value, same_year, least=0.0) or closest_number(value, dates, MIN_DATE_LIKENESS)
+
+
+def copy_values(plan: Plan, question: str) -> Plan:
+    """``plan`` with each generated value replaced by the question's value it miscopied."""
+    values = QuestionValues.of(question)
+    if not (values.numbers or values.dates or values.codes):
         return plan
-    steps = tuple(_copied(step, numbers) for step in plan.steps)
+    steps = tuple(_copied(step, values) for step in plan.steps)
     return plan if steps == plan.steps else replace(plan, steps=steps)
 
 
-def _copied(step: Step, numbers: Sequence[str]) -> Step:
+def _by_year(year: str, dates: Sequence[str]) -> str | None:
+    years = [d[:4] for d in dates]
+    found = closest_number(year, years, MIN_DATE_LIKENESS)
+    return dates[years.index(found)] if found is not None else None
+
+
+def _copied(step: Step, values: QuestionValues) -> Step:
     if not isinstance(step, MakeSure) or not isinstance(step.value, Literal):
         return step
     value = step.value
-    if value.kind == "date" or not _PLAN_NUMBER.fullmatch(value.value) or _held(value.value, numbers):
+    if value.kind == "string" and not _PLAN_NUMBER.fullmatch(value.value):
+        return _copied_code(step, value, values.codes)
+    number = _PLAN_NUMBER.fullmatch(value.value) is not None
+    if value.value in values.dates or (number and _held(value.value, values.numbers)):
         return step
-    found = closest_number(value.value, numbers)
-    if found is None:
+    dated = values.dates and (value.kind == "date" or _a_year(value.value, step.op))
+    if dated and (found := closest_date(value.value, values.dates)) is not None:
+        number_alike = max((_likeness(value.value, n) for n in values.numbers), default=0.0)
+        if value.kind == "date" or _likeness(value.value, found[:4]) >= number_alike:
+            return replace(step, value=Literal(found, "date"))
+    if not number or (found := closest_number(value.value, values.numbers)) is None:
         return step
     # a bare number takes the kind the grammar reads: "after 193" is a number, "after 1939" a year
     copied = Literal(found, value.kind) if value.kind == "string" else number_literal(found, step.op)
     return replace(step, value=copied)
+
+
+def _copied_code(step: MakeSure, value: Literal, codes: Sequence[str]) -> Step:
+    text = value.value
+    if not codes or " " in text or any(text.casefold() == code.casefold() for code in codes):
+        return step
+    folded = closest_number(text.casefold(), [c.casefold() for c in codes], MIN_DATE_LIKENESS)
+    if folded is None:
+        return step
+    return replace(step, value=Literal(codes[[c.casefold() for c in codes].index(folded)], "string"))
+
+
+def _a_year(value: str, op: str) -> bool:
+    """A whole number that may be a date's year miscopied ("after 19392" for "after January
+    2, 1939"); not in ``holds during``, whose year is the period meant ("who does he play
+    for now, nov 2010": during 2010)."""
+    return op != "holds during" and value.isdigit()
+
+
+def _likeness(value: str, other: str) -> float:
+    return SequenceMatcher(None, value, other).ratio()
 
 
 def _held(value: str, numbers: Sequence[str]) -> bool:

@@ -1,5 +1,5 @@
-"""Numbers in a plan are copied from the question: a miscopied constant is put right, a
-correct one, a date and a plan of a question without numbers are left alone.
+"""Values in a plan are copied from the question: a miscopied number, date or code is put
+right; a correct one, a name and a plan of a question without values are left alone.
 
 The miscopies are ones the shipped planner wrote on CWQ dev questions; the gold plans are
 those of CWQ part A, synthesised from its gold SPARQL.
@@ -13,8 +13,8 @@ from nl2sparql.config import data_file
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.datasets import load_dataset
-from nl2sparql.planner import copied_values
-from nl2sparql.planner.copied_values import copy_numbers
+from nl2sparql.planner import copied_values, question_dates
+from nl2sparql.planner.copied_values import copy_values
 from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
 from nl2sparql.planner.input_format import question_from_input
 
@@ -30,6 +30,7 @@ PORTUGUESE = (
 
 def test_doctests_hold() -> None:
     assert doctest.testmod(copied_values).failed == 0
+    assert doctest.testmod(question_dates).failed == 0
 
 
 def test_a_miscopied_number_becomes_the_questions() -> None:
@@ -39,36 +40,75 @@ def test_a_miscopied_number_becomes_the_questions() -> None:
         ("What country do they speak Portuguese where the GDP was once 100349905926?", "100349999", "100349905926"),
     ]
     for question, written, copied in cases:
-        plan = copy_numbers(parse_plan(PORTUGUESE.format(value=written)), question)
+        plan = copy_values(parse_plan(PORTUGUESE.format(value=written)), question)
         assert format_plan(plan) == PORTUGUESE.format(value=copied)
 
 
-def test_a_year_copied_after_a_time_operator_is_written_as_a_year() -> None:
-    """The shipped planner wrote "after 193" for "after January 2, 1939" (CWQ dev): the copied
-    1939 is a year there, as the grammar reads it, so the plan can be written and read back."""
+def test_a_year_copied_after_a_time_operator_becomes_the_date_the_question_writes() -> None:
+    """The shipped planner wrote "after 193" for "after January 2, 1939" (CWQ dev), whose gold
+    query compares with 1939-01-02: the copied value is that date, and the plan reads back."""
     plan = "Type: comparative\nFind the start date of the event World War II, assign it to ?v1.\n"
     question = "Who was the president during World War 2 that started his position after January 2, 1939?"
-    copied = copy_numbers(parse_plan(plan + "Make sure ?v1 is after 193.\nThe answer is ?v1.\n"), question)
-    assert format_plan(copied) == plan + "Make sure ?v1 is after 1939.\nThe answer is ?v1.\n"
+    copied = copy_values(parse_plan(plan + "Make sure ?v1 is after 193.\nThe answer is ?v1.\n"), question)
+    assert format_plan(copied) == plan + "Make sure ?v1 is after 1939-01-02.\nThe answer is ?v1.\n"
     assert parse_plan(format_plan(copied)) == copied
+
+
+def test_a_miscopied_date_a_number_in_words_and_a_code_become_the_questions() -> None:
+    """Miscopies the shipped planner wrote on CWQ dev questions, each put right as its gold plan has it."""
+    steps = (
+        "Find the influence node that the influence node Claude Monet is influenced by, assign it to ?x.\n"
+        "Find the date of death of the deceased person ?x, assign it to ?v1.\nMake sure ?v1 {value}.\n"
+    )
+    cases = [
+        ("Who was the Monet inspired artist that died on December 31, 1877?", "is 1877-11-31", "is 1877-12-31"),
+        ("What ended prior to 28 October 1981?", "is before 1981", "is before 1981-10-28"),
+        ("What college, founded on 24 February 1893, did Paul Ryan attend?", "is 1893-12-24", "is 1893-02-24"),
+        ("Who took office after January 2, 1939, in World War 2?", "is after 19392", "is after 1939-01-02"),
+        ("Which country's calling code is greater than fifty-five?", "is greater than 50", "is greater than 55"),
+        ("What country speaks Portuguese and has an ISO Alpha 3 of CHN?", 'is "ch"', 'is "CHN"'),
+    ]
+    for question, written, copied in cases:
+        plan = "Type: conjunction\n" + steps + "The answer is ?x.\n"
+        assert format_plan(copy_values(parse_plan(plan.format(value=written)), question)) == plan.format(value=copied)
 
 
 def test_what_the_question_holds_is_left_alone() -> None:
     plan = parse_plan(PORTUGUESE.format(value="1.80"))
-    assert copy_numbers(plan, "where the child labor percentage was once 1.8?") is plan
-    assert copy_numbers(plan, "which countries speak portuguese?") is plan  # no number to copy
-    assert copy_numbers(plan, "which has 5,000,000 people?") is plan  # nothing alike
+    assert copy_values(plan, "where the child labor percentage was once 1.8?") is plan
+    assert copy_values(plan, "which countries speak portuguese?") is plan  # no number to copy
+    assert copy_values(plan, "which has 5,000,000 people?") is plan  # nothing alike
     dated = parse_plan(PORTUGUESE.format(value="x").replace('"x"', "2011-05-01"))
-    assert copy_numbers(dated, "founded on 2011-05-02?") is dated
+    assert copy_values(dated, "founded on 2011-05-01?") is dated
+    assert copy_values(dated, "founded on 1933-03-04?") is dated  # not alike: another date meant
+    named = parse_plan(PORTUGUESE.format(value="country"))
+    assert copy_values(named, "which country in the EU speaks portuguese?") is named  # no code alike
+    during = parse_plan(PORTUGUESE.format(value="x").replace('is "x"', "holds during 2010"))
+    assert copy_values(during, "who does hank baskett play for now nov 2010?") is during  # the year is the period
 
 
-def test_gold_plans_keep_their_numbers() -> None:
-    """Every number of a gold plan of WebQSP train is one its question writes (or none is
-    alike), so copying changes no gold plan."""
-    examples = load_dataset(data_file("webqsp/WebQSP.train.json"), "webqsp")
-    pairs, _ = synthesised_pairs(examples, is_webqsp_dev, "webqsp-train", DataReport())
-    numbered = [p for p in pairs if "Make sure" in p.output and any(c.isdigit() for c in p.output)]
-    assert len(numbered) > 50
-    for pair in numbered:
-        plan = parse_plan(pair.output)
-        assert copy_numbers(plan, question_from_input(pair.input)) == plan, pair.id
+#: CWQ part A questions whose wording and gold query disagree (the question's value is copied)
+CWQ_DISAGREEING = {
+    "What has a population under 1894000 and contains Whistler Mountain?",  # gold 18964000
+    "What movies with netflix_id higher than 70097541 did Adam Sandler play in?",  # gold 70087541
+    "Which movie was released April 04 2008 and stars Taylor Swift?",  # gold 2009-04-08
+    "What state does the Colorado River run through that has a governmental jurisdiction location symbol "
+    "that was adapted on November 16, 1861?",  # gold 1861-11-06
+}
+
+
+def test_gold_plans_keep_their_values() -> None:
+    """Every value of a gold plan of WebQSP train is one its question writes (or none is
+    alike), so copying changes no gold plan; of CWQ part A's, only those of questions that
+    write another value than their gold query (four, listed)."""
+    cases = [("webqsp/WebQSP.train.json", "webqsp", set()), ("cwq/cwq.test.part-A.json", "cwq", CWQ_DISAGREEING)]
+    for path, dataset, disagreeing in cases:
+        pairs, _ = synthesised_pairs(load_dataset(data_file(path), dataset), is_webqsp_dev, dataset, DataReport())
+        valued = [p for p in pairs if "Make sure" in p.output and any(c.isdigit() for c in p.output)]
+        assert len(valued) > 50
+        changed = set()
+        for pair in valued:
+            plan, question = parse_plan(pair.output), question_from_input(pair.input)
+            if copy_values(plan, question) != plan:
+                changed.add(question)
+        assert changed == disagreeing, path

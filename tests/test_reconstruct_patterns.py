@@ -340,6 +340,28 @@ The answer is ?x.
     assert sorted(answers) == ["m.f_three", "m.f_two"]
 
 
+def test_a_quoted_date_compared_with_dates_is_a_date(store: OxigraphStore) -> None:
+    """A planner quotes a year now and then ("founding date in 1636": ``is "1636"``); a plain
+    string never equals a date, so it is written as the date it is, as if unquoted; a quoted
+    number compared with numbers stays a string, as CWQ writes it."""
+    dated = """Find the film of the director Dan Lee, assign it to ?x.
+Find the initial release date of the film ?x, assign it to ?d.
+Make sure ?d is {value}.
+The answer is ?x.
+"""
+    _, quoted = compile_and_run(store, dated.format(value='"1999"'), answers=False)
+    _, bare = compile_and_run(store, dated.format(value="1999"), answers=False)
+    assert quoted == bare
+    assert '"1999"^^xsd:dateTime' in quoted
+    counted = """Find the location contained by Arcadia, assign it to ?x.
+Find the population of the statistical region ?x, assign it to ?n.
+Make sure ?n is "96000".
+The answer is ?x.
+"""
+    _, text = compile_and_run(store, counted, answers=False)
+    assert '"96000"^^' not in text and '"96000"' in text
+
+
 def test_comparison_through_a_shared_cvt(store: OxigraphStore) -> None:
     plan = """Find the spouse of the person Bob Lee, assign it to ?x.
 Find the start date of the marriage with spouse ?x and person Bob Lee, assign it to ?d.

@@ -49,13 +49,24 @@ def sparql_operator(op: str, negated: bool = False) -> str:
     return _NEGATED[symbol] if negated else symbol
 
 
+def is_date(text: str) -> bool:
+    """A year, a year and month, or a date as plans write them (``1636``, ``2010-12``, ``1981-10-28``)."""
+    return _DATE.fullmatch(text) is not None
+
+
 def typed_literal(lexical: str, kind: str, datatype: str | None) -> Literal:
     """The literal a plan wrote (``1971``, ``2011-05-01``, ``5000``, ``"Up"``) typed for ``datatype``.
 
     ``datatype`` is the value type of what it is compared with (``None``: unknown). Dates
-    keep the precision written: WebQSP and CWQ compare with ``"1971"^^xsd:dateTime``.
+    keep the precision written: WebQSP and CWQ compare with ``"1971"^^xsd:dateTime``. A
+    quoted date compared with dates is a date too: a plain string never equals one.
+
+    >>> typed_literal("1636", "string", XSD_DATETIME).datatype == XSD_DATETIME
+    True
+    >>> typed_literal("240", "string", XSD_INTEGER).datatype is None
+    True
     """
-    if kind == "string":
+    if kind == "string" and not (datatype == XSD_DATETIME and is_date(lexical)):
         return Literal(lexical)
     if datatype == XSD_DATETIME or (datatype is None and kind in ("year", "date")):
         return Literal(lexical, XSD_DATETIME)

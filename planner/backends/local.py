@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from nl2sparql.config import home_dir
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
-from nl2sparql.planner.copied_values import copy_numbers
+from nl2sparql.planner.copied_values import copy_values
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
@@ -122,7 +122,7 @@ class LocalPlanner(Planner):
         with self._slots:
             found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
         return [
-            plans if isinstance(plans, PlannerError) else tuple(copy_numbers(p, r.question) for p in plans)
+            plans if isinstance(plans, PlannerError) else tuple(copy_values(p, r.question) for p in plans)
             for plans, r in zip(found, requests, strict=True)
         ]
 
@@ -142,8 +142,8 @@ class LocalPlanner(Planner):
 
 def _copying(decoded: Decoded, question: str) -> ChunkResult:
     """A decoded plan and its alternatives with their numbers copied from the question."""
-    plan = copy_numbers(decoded.plan, question)
-    alternatives = tuple(copy_numbers(p, question) for _, p in decoded.alternatives)
+    plan = copy_values(decoded.plan, question)
+    alternatives = tuple(copy_values(p, question) for _, p in decoded.alternatives)
     return decoded.text, plan, decoded.attempts, alternatives
 
 
