@@ -35,7 +35,7 @@ _CODE = re.compile(r"(?<!\w)[A-Z][A-Z0-9]+(?!\w)")
 MIN_LIKENESS = 0.5
 #: how alike a date (or a year) or a code must be: they are short, and a plan's "now"
 #: (``holds during 2015-08-10``) is half like many dates
-MIN_DATE_LIKENESS = 0.8
+MIN_SHORT_LIKENESS = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +67,18 @@ def question_numbers(question: str) -> list[str]:
     return [m.group().replace(",", "").replace("−", "-") for m in _NUMBER.finditer(question)]
 
 
-def closest_number(value: str, numbers: Sequence[str], least: float = MIN_LIKENESS) -> str | None:
-    """The number of ``numbers`` most like ``value`` (ties: the first), if alike enough.
+def most_alike(value: str, candidates: Sequence[str], least: float = MIN_LIKENESS) -> str | None:
+    """The text of ``candidates`` (numbers, dates, codes) most like ``value`` (ties: the
+    first), if alike enough (difflib's ratio at least ``least``).
 
-    >>> closest_number("-61.1", ["1993", "-1.61"])
+    >>> most_alike("-61.1", ["1993", "-1.61"])
     '-1.61'
-    >>> closest_number("1", ["1.8"])
+    >>> most_alike("1", ["1.8"])
     '1.8'
-    >>> closest_number("42", ["1999"]) is None
+    >>> most_alike("42", ["1999"]) is None
     True
     """
-    scored = [(_likeness(value, number), -i, number) for i, number in enumerate(numbers)]
+    scored = [(_likeness(value, text), -i, text) for i, text in enumerate(candidates)]
     best = max(scored, default=None)
     return best[2] if best is not None and best[0] >= least else None
 
@@ -97,7 +98,7 @@ def closest_date(value: str, dates: Sequence[str]) -> str | None:
     if "-" not in value:
         return _by_year(value, dates)
     same_year = [d for d in dates if d[:4] == value[:4]]
-    return closest_number(value, same_year, least=0.0) or closest_number(value, dates, MIN_DATE_LIKENESS)
+    return most_alike(value, same_year, least=0.0) or most_alike(value, dates, MIN_SHORT_LIKENESS)
 
 
 def copy_values(plan: Plan, question: str) -> Plan:
@@ -111,7 +112,7 @@ def copy_values(plan: Plan, question: str) -> Plan:
 
 def _by_year(year: str, dates: Sequence[str]) -> str | None:
     years = [d[:4] for d in dates]
-    found = closest_number(year, years, MIN_DATE_LIKENESS)
+    found = most_alike(year, years, MIN_SHORT_LIKENESS)
     return dates[years.index(found)] if found is not None else None
 
 
@@ -129,7 +130,7 @@ def _copied(step: Step, values: QuestionValues) -> Step:
         number_alike = max((_likeness(value.value, n) for n in values.numbers), default=0.0)
         if value.kind == "date" or _likeness(value.value, found[:4]) >= number_alike:
             return replace(step, value=Literal(found, "date"))
-    if not number or (found := closest_number(value.value, values.numbers)) is None:
+    if not number or (found := most_alike(value.value, values.numbers)) is None:
         return step
     # a bare number takes the kind the grammar reads: "after 193" is a number, "after 1939" a year
     copied = Literal(found, value.kind) if value.kind == "string" else number_literal(found, step.op)
@@ -137,13 +138,12 @@ def _copied(step: Step, values: QuestionValues) -> Step:
 
 
 def _copied_code(step: MakeSure, value: Literal, codes: Sequence[str]) -> Step:
-    text = value.value
-    if not codes or " " in text or any(text.casefold() == code.casefold() for code in codes):
+    folded = {code.casefold(): code for code in codes}
+    text = value.value.casefold()
+    if " " in text or text in folded:
         return step
-    folded = closest_number(text.casefold(), [c.casefold() for c in codes], MIN_DATE_LIKENESS)
-    if folded is None:
-        return step
-    return replace(step, value=Literal(codes[[c.casefold() for c in codes].index(folded)], "string"))
+    found = most_alike(text, list(folded), MIN_SHORT_LIKENESS)
+    return step if found is None else replace(step, value=Literal(folded[found], "string"))
 
 
 def _a_year(value: str, op: str) -> bool:

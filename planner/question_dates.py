@@ -40,10 +40,6 @@ class QuestionDate:
     start: int
     end: int
 
-    @property
-    def year(self) -> str:
-        return self.iso[:4]
-
 
 _PATTERNS = [re.compile(r"(?<![\w/-])" + p + r"(?![\w/-])", re.IGNORECASE) for p in _WRITTEN]
 
