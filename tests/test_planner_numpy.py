@@ -25,6 +25,7 @@ from nl2sparql.kg.splits import is_webqsp_dev
 from nl2sparql.memory_bank import bert_numpy
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
 from nl2sparql.planner import merged_cache, output_tokens
+from nl2sparql.planner import numpy_model as numpy_runtime
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER, exemplars_for, hints_for, load_model
 from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
@@ -218,6 +219,8 @@ def test_sampling_is_seeded(tiny_pair: tuple[PlannerModel, NumpyPlanner]) -> Non
 def test_the_bert_layers_doctests() -> None:
     assert doctest.testmod(bert_numpy).failed == 0
     assert doctest.testmod(output_tokens).failed == 0
+    runtime = doctest.testmod(numpy_runtime)  # the batch's blocked cells (_cells)
+    assert runtime.attempted > 0 and runtime.failed == 0
 
 
 def test_a_gelu_through_the_error_function_matches_its_definition() -> None:
