@@ -15,6 +15,7 @@ event's start and end; neither form was in its training data.
 
 from __future__ import annotations
 
+import calendar
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -34,8 +35,6 @@ VALUE_TEMPLATES = (
 )
 DURING_EVENTS = 3
 DURING_TEMPLATES = ("{stem} during {event}?", "{stem} at the time of {event}?", "{stem} while {event} was going on?")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July")
-_MONTHS += ("August", "September", "October", "November", "December")
 
 
 def spoken_date(iso: str, rng: random.Random) -> str:
@@ -45,7 +44,7 @@ def spoken_date(iso: str, rng: random.Random) -> str:
     ['1933-03-04', '3-4-1933', 'March 4, 1933']
     """
     year, month, day = (int(part) for part in iso.split("-"))
-    return rng.choice((f"{_MONTHS[month - 1]} {day}, {year}", f"{month}-{day}-{year}", iso))
+    return rng.choice((f"{calendar.month_name[month]} {day}, {year}", f"{month}-{day}-{year}", iso))
 
 
 class ConstraintBuilder(ComplexBuilder):

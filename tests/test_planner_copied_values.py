@@ -8,12 +8,14 @@ those of CWQ part A, synthesised from its gold SPARQL.
 from __future__ import annotations
 
 import doctest
+import random
 
 from nl2sparql.config import data_file
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.datasets import load_dataset
 from nl2sparql.planner import copied_values, question_dates
+from nl2sparql.planner.constraint_data import spoken_date
 from nl2sparql.planner.copied_values import copy_values
 from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
 from nl2sparql.planner.input_format import question_from_input
@@ -71,6 +73,14 @@ def test_a_miscopied_date_a_number_in_words_and_a_code_become_the_questions() ->
     for question, written, copied in cases:
         plan = "Type: conjunction\n" + steps + "The answer is ?x.\n"
         assert format_plan(copy_values(parse_plan(plan.format(value=written)), question)) == plan.format(value=copied)
+
+
+def test_every_date_the_constraint_data_writes_is_read_back() -> None:
+    """The constraint pairs' questions write dates as ``spoken_date`` does; question_dates reads each back."""
+    for iso in ("1933-03-04", "1877-12-31", "2009-10-20", "1907-12-21"):
+        for seed in range(12):
+            spoken = spoken_date(iso, random.Random(seed))
+            assert [d.iso for d in question_dates.question_dates(f"who died on {spoken}?")] == [iso], spoken
 
 
 def test_what_the_question_holds_is_left_alone() -> None:
