@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
@@ -147,6 +148,18 @@ def fb15k_store(fb15k_nt: Path) -> Iterator[OxigraphStore]:
     store = OxigraphStore(target)
     yield store
     store.close()
+
+
+@functools.cache
+def gold_plan_pairs(path: str, dataset: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(train, dev) gold-plan pairs synthesised from the gold SPARQL of ``path`` (under the
+    data folder), split as WebQSP's dev split is; made once per test session."""
+    from nl2sparql.config import data_file
+    from nl2sparql.kg.datasets import load_dataset
+    from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
+
+    train, dev = synthesised_pairs(load_dataset(data_file(path), dataset), is_webqsp_dev, dataset, DataReport())
+    return tuple(train), tuple(dev)
 
 
 def store_of(folder: Path, ntriples: str) -> OxigraphStore:

@@ -10,14 +10,13 @@ from __future__ import annotations
 import doctest
 import random
 
-from nl2sparql.config import data_file
+from conftest import gold_plan_pairs
+
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.kg.datasets import load_dataset
 from nl2sparql.planner import copied_values, question_dates
 from nl2sparql.planner.constraint_data import spoken_date
 from nl2sparql.planner.copied_values import copy_values
-from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
 from nl2sparql.planner.input_format import question_from_input
 
 PORTUGUESE = (
@@ -113,7 +112,7 @@ def test_gold_plans_keep_their_values() -> None:
     write another value than their gold query (four, listed)."""
     cases = [("webqsp/WebQSP.train.json", "webqsp", set()), ("cwq/cwq.test.part-A.json", "cwq", CWQ_DISAGREEING)]
     for path, dataset, disagreeing in cases:
-        pairs, _ = synthesised_pairs(load_dataset(data_file(path), dataset), is_webqsp_dev, dataset, DataReport())
+        pairs, _ = gold_plan_pairs(path, dataset)
         valued = [p for p in pairs if "Make sure" in p.output and any(c.isdigit() for c in p.output)]
         assert len(valued) > 50
         changed = set()

@@ -30,6 +30,7 @@ from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model_meta import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.plan import Plan
+from nl2sparql.planner.rebound_variables import fresh_rebound
 from nl2sparql.planner.relation_hints import RelationHints, relation_count
 
 if TYPE_CHECKING:  # loaded when a planner is opened: the numpy runtime never imports torch
@@ -122,7 +123,7 @@ class LocalPlanner(Planner):
         with self._slots:
             found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
         return [
-            plans if isinstance(plans, PlannerError) else tuple(copy_values(p, r.question) for p in plans)
+            plans if isinstance(plans, PlannerError) else tuple(_repaired(p, r.question) for p in plans)
             for plans, r in zip(found, requests, strict=True)
         ]
 
@@ -141,10 +142,18 @@ class LocalPlanner(Planner):
 
 
 def _copying(decoded: Decoded, question: str) -> ChunkResult:
-    """A decoded plan and its alternatives with their numbers copied from the question."""
-    plan = copy_values(decoded.plan, question)
-    alternatives = tuple(copy_values(p, question) for _, p in decoded.alternatives)
+    """A decoded plan and its alternatives with their values copied from the question and
+    their slipped variable names put right (:func:`_repaired`)."""
+    plan = _repaired(decoded.plan, question)
+    alternatives = tuple(_repaired(p, question) for _, p in decoded.alternatives)
     return decoded.text, plan, decoded.attempts, alternatives
+
+
+def _repaired(plan: Plan, question: str) -> Plan:
+    """``plan`` with the values it miscopied from ``question`` copied again
+    (:mod:`~nl2sparql.planner.copied_values`) and a variable it reassigned only to pin it to
+    a value renamed (:mod:`~nl2sparql.planner.rebound_variables`)."""
+    return fresh_rebound(copy_values(plan, question))
 
 
 def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None, Any]:
