@@ -26,6 +26,7 @@ from nl2sparql.compiler.errors import SparqlValidationError
 from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
 from nl2sparql.compiler.optimizer import optimize
+from nl2sparql.compiler.sentence_form import agreeing_first
 from nl2sparql.compiler.validate import check
 from nl2sparql.compiler.value_fit import fitting_first
 from nl2sparql.errors import Nl2SparqlError
@@ -151,7 +152,7 @@ def reconstruct(
     lists = []
     for index in finds:
         options_for_step = fitting_first(resolved, index, usable(resolved, index, recalled.get(index, ())), options)
-        options_for_step = options_for_step[:per_step]
+        options_for_step = agreeing_first(resolved.finds[index].template, options_for_step[:per_step])
         if not options_for_step:
             given = len(recalled.get(index, ()))
             raise ReconstructionError(

@@ -7,8 +7,13 @@ when a planner leaves out a type word (``Find the river whose origin is Lake Ita
 the description of the other direction can score higher (0.952 against 0.942) and the
 query turns round. The sentence's own grammar says which way it reads: a ``whose``
 sentence asks for the holder of a relation, an ``of`` sentence for its value. A
-statement whose description reads the other way is tried only after every one that
-reads the same way; when none does, the order stays as recall gave it.
+statement whose description reads the other way is tried after the ones that read it the
+same way, unless those cannot give the kind of value the plan compares it with
+(:mod:`~nl2sparql.compiler.value_fit`, which weighs more); when none reads it the same
+way, the order stays as recall gave it. Only the order of the statements a step tries
+changes, not which ones: a statement recall ranked below them
+does not come in (on a graph of one's own, execution-guided repair would otherwise accept
+whatever a newcomer answers, such as the albums of a band asked for as a person).
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from nl2sparql.compiler.assemble import Recalled
-from nl2sparql.compiler.value_fit import DEMOTION
 
-__all__ = ["agreeing_first", "reads_whose"]
+__all__ = ["DEMOTION", "agreeing_first", "reads_whose"]
+
+#: how far a statement read the other way falls: less than a statement whose value cannot
+#: be what the plan compares it with (:data:`~nl2sparql.compiler.value_fit.DEMOTION`, 1.0)
+DEMOTION = 0.5
 
 _WHOSE = re.compile(r"\bwhose\b", re.IGNORECASE)
 
@@ -37,7 +45,8 @@ def reads_whose(text: str) -> bool:
 def agreeing_first(template: str, candidates: Sequence[Recalled]) -> list[Recalled]:
     """``candidates`` of a ``Find`` step whose sentence is ``template``, those that read it
     the other way moved after the rest with their scores lowered by :data:`DEMOTION`
-    (combinations are ranked by total score), when at least one reads it the same way.
+    (combinations are ranked by total score), when at least one reads it the same way; the
+    rest keep recall's order, which weighs the query log's support too.
 
     >>> def statement(ident, description, score):
     ...     return Recalled(ident, "graph", "?e1 ns:r.origin ?e2 .", ("?e1",), "?e2", description, score)
@@ -49,7 +58,7 @@ def agreeing_first(template: str, candidates: Sequence[Recalled]) -> list[Recall
     ['a', 'b']
     """
     wanted = reads_whose(template)
-    if not any(reads_whose(c.description) == wanted for c in candidates):
-        return list(candidates)
     kept = [c for c in candidates if reads_whose(c.description) == wanted]
+    if not kept or len(kept) == len(candidates):
+        return list(candidates)
     return kept + [replace(c, score=c.score - DEMOTION) for c in candidates if reads_whose(c.description) != wanted]
