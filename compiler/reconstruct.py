@@ -102,6 +102,18 @@ def usable(resolved: ResolvedPlan, index: int, candidates: Sequence[Recalled]) -
     return [c for c in candidates if c.kind == "graph" and len(c.inputs) == wanted and c.output]
 
 
+def _step_options(
+    resolved: ResolvedPlan, index: int, found: Sequence[Recalled], options: LoweringOptions | None, per_step: int
+) -> list[Recalled]:
+    """The ``per_step`` statements ``Find`` step ``index`` tries, in the order it tries them:
+    which ones, by recall and value fit (:func:`~nl2sparql.compiler.value_fit.fitting_first`);
+    their order, by value fit first and then by the way the sentence reads the relation
+    (:func:`~nl2sparql.compiler.sentence_form.agreeing_first`)."""
+    window = {c.id for c in fitting_first(resolved, index, found, options)[:per_step]}
+    template = resolved.finds[index].template
+    return fitting_first(resolved, index, agreeing_first(template, [c for c in found if c.id in window]), options)
+
+
 def combinations(lists: Sequence[Sequence[Recalled]], limit: int) -> list[tuple[int, ...]]:
     """Up to ``limit`` index vectors into ``lists``, highest total score first (ties: lower ranks)."""
     if not lists:
@@ -151,8 +163,8 @@ def reconstruct(
     finds = sorted(resolved.finds)
     lists = []
     for index in finds:
-        options_for_step = fitting_first(resolved, index, usable(resolved, index, recalled.get(index, ())), options)
-        options_for_step = agreeing_first(resolved.finds[index].template, options_for_step[:per_step])
+        found = usable(resolved, index, recalled.get(index, ()))
+        options_for_step = _step_options(resolved, index, found, options, per_step)
         if not options_for_step:
             given = len(recalled.get(index, ()))
             raise ReconstructionError(

@@ -8,12 +8,12 @@ the description of the other direction can score higher (0.952 against 0.942) an
 query turns round. The sentence's own grammar says which way it reads: a ``whose``
 sentence asks for the holder of a relation, an ``of`` sentence for its value. A
 statement whose description reads the other way is tried after the ones that read it the
-same way, unless those cannot give the kind of value the plan compares it with
+same way and can give the kind of value the plan compares it with
 (:mod:`~nl2sparql.compiler.value_fit`, which weighs more); when none reads it the same
 way, the order stays as recall gave it. Only the order of the statements a step tries
-changes, not which ones: a statement recall ranked below them
-does not come in (on a graph of one's own, execution-guided repair would otherwise accept
-whatever a newcomer answers, such as the albums of a band asked for as a person).
+changes, not which ones (``reconstruct``): a statement recall ranked below them does not
+come in, since on a graph of one's own execution-guided repair would accept whatever a
+newcomer answers (the albums of a band, asked for as a person's birthplace).
 """
 
 from __future__ import annotations
