@@ -78,4 +78,4 @@ def test_no_gold_plan_is_changed() -> None:
             targets = [getattr(step, "target", None) for step in plan.steps if getattr(step, "target", None)]
             twice += len(targets) != len(set(targets))
             assert fresh_rebound(plan) is plan, pair.id
-    assert twice > 100
+    assert twice > 500
