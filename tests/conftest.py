@@ -151,14 +151,12 @@ def fb15k_store(fb15k_nt: Path) -> Iterator[OxigraphStore]:
 
 
 @functools.cache
-def gold_plan_pairs(path: str, dataset: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """(train, dev) gold-plan pairs synthesised from the gold SPARQL of ``path`` (under the
-    data folder), split as WebQSP's dev split is; made once per test session."""
-    from nl2sparql.config import data_file
-    from nl2sparql.kg.datasets import load_dataset
-    from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
+def gold_plan_pairs(source: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(train, dev) gold-plan pairs of ``source`` (``webqsp`` or ``cwq``), as
+    :func:`nl2sparql.planner.data.gold_pairs` synthesises them; made once per test session."""
+    from nl2sparql.planner.data import gold_pairs
 
-    train, dev = synthesised_pairs(load_dataset(data_file(path), dataset), is_webqsp_dev, dataset, DataReport())
+    train, dev, _ = gold_pairs((source,))
     return tuple(train), tuple(dev)
 
 

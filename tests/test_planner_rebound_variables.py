@@ -71,8 +71,8 @@ def test_no_gold_plan_is_changed() -> None:
     """Every gold plan of WebQSP train and CWQ part A (train and dev splits) stays as it is,
     those that assign a variable twice among them."""
     twice = 0
-    for path, dataset in (("webqsp/WebQSP.train.json", "webqsp"), ("cwq/cwq.test.part-A.json", "cwq")):
-        train, dev = gold_plan_pairs(path, dataset)
+    for source in ("webqsp", "cwq"):
+        train, dev = gold_plan_pairs(source)
         for pair in train + dev:
             plan = parse_plan(pair.output)
             targets = [getattr(step, "target", None) for step in plan.steps if getattr(step, "target", None)]
