@@ -49,9 +49,14 @@ def sparql_operator(op: str, negated: bool = False) -> str:
     return _NEGATED[symbol] if negated else symbol
 
 
-def is_date(text: str) -> bool:
-    """A year, a year and month, or a date as plans write them (``1636``, ``2010-12``, ``1981-10-28``)."""
-    return _DATE.fullmatch(text) is not None
+def quoted_date(lexical: str, datatype: str | None) -> bool:
+    """Whether a quoted plan value is a date compared with dates (``"1636"`` against a
+    founding date): written as a date, as a plain string never equals one.
+
+    >>> quoted_date("1981-10-28", XSD_DATETIME), quoted_date("1636", None), quoted_date("Up", XSD_DATETIME)
+    (True, False, False)
+    """
+    return datatype == XSD_DATETIME and _DATE.fullmatch(lexical) is not None
 
 
 def typed_literal(lexical: str, kind: str, datatype: str | None) -> Literal:
@@ -66,7 +71,7 @@ def typed_literal(lexical: str, kind: str, datatype: str | None) -> Literal:
     >>> typed_literal("240", "string", XSD_INTEGER).datatype is None
     True
     """
-    if kind == "string" and not (datatype == XSD_DATETIME and is_date(lexical)):
+    if kind == "string" and not quoted_date(lexical, datatype):
         return Literal(lexical)
     if datatype == XSD_DATETIME or (datatype is None and kind in ("year", "date")):
         return Literal(lexical, XSD_DATETIME)

@@ -42,7 +42,6 @@ from nl2sparql.compiler.assemble import (
 from nl2sparql.compiler.ast import (
     BGP,
     IRI,
-    XSD_DATETIME,
     Aggregate,
     Alias,
     AskQuery,
@@ -224,8 +223,12 @@ class _Lowering:
             return [filters.text_match(var, step.value.value, step.negated)]
         if step.op == "is":
             as_string = False
-            quoted = isinstance(step.value, PlanLiteral) and step.value.kind == "string"
-            if isinstance(value, Label) or (quoted and not self._dated(step.value.value, var)):  # type: ignore[union-attr]
+            text_value = (
+                isinstance(step.value, PlanLiteral)
+                and step.value.kind == "string"
+                and not filters.quoted_date(step.value.value, self.datatype(var))
+            )
+            if isinstance(value, Label) or text_value:
                 text = value.text if isinstance(value, Label) else step.value.value  # type: ignore[union-attr]
                 found = _constant(text, candidates, literal=not isinstance(value, Label))
                 if found is None and isinstance(value, Label):
@@ -262,11 +265,6 @@ class _Lowering:
             datatype = datatype or value.datatype
         cast_to = self.options.style.compare_cast_for(datatype)
         return [filters.comparison(var, symbol, value, cast_to)]
-
-    def _dated(self, text: str, var: str) -> bool:
-        """Whether a quoted ``text`` is a date compared with dates: typed as one, as a plain
-        string never equals a date."""
-        return filters.is_date(text) and self.datatype(var) == XSD_DATETIME
 
     def _inlinable(self, index: int, var: str, term: Expression) -> bool:
         """Whether ``?var`` can be replaced by ``term`` in its triples (nothing else reads it)."""
