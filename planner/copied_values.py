@@ -120,9 +120,9 @@ def _copied(step: Step, values: QuestionValues) -> Step:
     if not isinstance(step, MakeSure) or not isinstance(step.value, Literal):
         return step
     value = step.value
-    if value.kind == "string" and not _PLAN_NUMBER.fullmatch(value.value):
-        return _copied_code(step, value, values.codes)
     number = _PLAN_NUMBER.fullmatch(value.value) is not None
+    if value.kind == "string" and not number:
+        return _copied_code(step, value, values.codes)
     if value.value in values.dates or (number and _held(value.value, values.numbers)):
         return step
     dated = values.dates and (value.kind == "date" or _a_year(value.value, step.op))
