@@ -40,7 +40,7 @@ def test_a_variable_reassigned_to_be_pinned_is_a_new_one() -> None:
     fixed = fresh_rebound(parse_plan(HIGH_SCHOOL.format(var="?v1")))
     assert format_plan(fixed) == HIGH_SCHOOL.format(var="?v2")
     question = "What high school did the artist who recorded Girl Tonight attend?"
-    assert _repaired(parse_plan(HIGH_SCHOOL.format(var="?v1")), question) == fixed
+    assert _repaired(parse_plan(HIGH_SCHOOL.format(var="?v1")), question, ()) == fixed
     compared = HIGH_SCHOOL.format(var="?v1").replace("Make sure ?v1 is High school.", "Make sure ?v1 is after 1990.")
     assert "Make sure ?v2 is after 1990." in format_plan(fresh_rebound(parse_plan(compared)))
 

@@ -32,6 +32,7 @@ from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.plan import Plan
 from nl2sparql.planner.rebound_variables import fresh_rebound
 from nl2sparql.planner.relation_hints import RelationHints, relation_count
+from nl2sparql.planner.repeated_ties import without_unworded_repeats
 
 if TYPE_CHECKING:  # loaded when a planner is opened: the numpy runtime never imports torch
     from nl2sparql.planner.model import PlannerModel
@@ -105,7 +106,10 @@ class LocalPlanner(Planner):
         names = [entity_names(r.entities) for r in requests]
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, questions, self.options)
-        return [_copying(d, q) if isinstance(d, Decoded) else d for d, q in zip(decoded, questions, strict=True)]
+        return [
+            _copying(d, q, n) if isinstance(d, Decoded) else d
+            for d, q, n in zip(decoded, questions, names, strict=True)
+        ]
 
     def alternatives(self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None) -> tuple[Plan, ...]:
         """The question's other beams (greedy decoding did not compute them)."""
@@ -118,13 +122,13 @@ class LocalPlanner(Planner):
         self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
     ) -> list[tuple[Plan, ...] | PlannerError]:
         """The other beams of many questions, decoded as one batch."""
-        entities = [r.entities for r in requests]
+        names = [entity_names(r.entities) for r in requests]
         sources = self.inputs(requests, reuse=True)
         with self._slots:
-            found = alternative_plans(self.model, sources, [entity_names(e) for e in entities], chosen, self.options)
+            found = alternative_plans(self.model, sources, names, chosen, self.options)
         return [
-            plans if isinstance(plans, PlannerError) else tuple(_repaired(p, r.question) for p in plans)
-            for plans, r in zip(found, requests, strict=True)
+            plans if isinstance(plans, PlannerError) else tuple(_repaired(p, r.question, n) for p in plans)
+            for plans, r, n in zip(found, requests, names, strict=True)
         ]
 
     def info(self) -> dict[str, Any]:
@@ -141,19 +145,20 @@ class LocalPlanner(Planner):
         }
 
 
-def _copying(decoded: Decoded, question: str) -> ChunkResult:
-    """A decoded plan and its alternatives with their values copied from the question and
-    their slipped variable names put right (:func:`_repaired`)."""
-    plan = _repaired(decoded.plan, question)
-    alternatives = tuple(_repaired(p, question) for _, p in decoded.alternatives)
+def _copying(decoded: Decoded, question: str, names: Sequence[str]) -> ChunkResult:
+    """A decoded plan and its alternatives with their slips put right (:func:`_repaired`)."""
+    plan = _repaired(decoded.plan, question, names)
+    alternatives = tuple(_repaired(p, question, names) for _, p in decoded.alternatives)
     return decoded.text, plan, decoded.attempts, alternatives
 
 
-def _repaired(plan: Plan, question: str) -> Plan:
+def _repaired(plan: Plan, question: str, names: Sequence[str]) -> Plan:
     """``plan`` with the values it miscopied from ``question`` copied again
-    (:mod:`~nl2sparql.planner.copied_values`) and a variable it reassigned only to pin it to
-    a value renamed (:mod:`~nl2sparql.planner.rebound_variables`)."""
-    return fresh_rebound(copy_values(plan, question))
+    (:mod:`~nl2sparql.planner.copied_values`), a variable it reassigned only to pin it to a
+    value renamed (:mod:`~nl2sparql.planner.rebound_variables`) and a second tie of one of the
+    entities ``names`` to a variable through a relation the question never words dropped
+    (:mod:`~nl2sparql.planner.repeated_ties`)."""
+    return without_unworded_repeats(fresh_rebound(copy_values(plan, question)), question, names)
 
 
 def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None, Any]:
