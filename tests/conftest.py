@@ -160,6 +160,16 @@ def gold_plan_pairs(source: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     return tuple(train), tuple(dev)
 
 
+@functools.cache
+def parsed_gold_plans() -> tuple[tuple[Any, Any], ...]:
+    """Every gold-plan pair of WebQSP train and CWQ part A (train and dev) with its parsed
+    plan, for the tests that check a plan repair leaves gold plans alone; parsed once."""
+    from nl2sparql.grammar.plan_transformer import parse_plan
+
+    pairs = [pair for source in ("webqsp", "cwq") for split in gold_plan_pairs(source) for pair in split]
+    return tuple((pair, parse_plan(pair.output)) for pair in pairs)
+
+
 def store_of(folder: Path, ntriples: str) -> OxigraphStore:
     """An Oxigraph store in ``folder`` holding the graph ``ntriples`` (a test's own small graph)."""
     data = folder / "graph.nt"

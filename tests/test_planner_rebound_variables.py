@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import doctest
 
-from conftest import gold_plan_pairs
+from conftest import parsed_gold_plans
 
 from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.grammar.plan_transformer import parse_plan
@@ -71,11 +71,8 @@ def test_no_gold_plan_is_changed() -> None:
     """Every gold plan of WebQSP train and CWQ part A (train and dev splits) stays as it is,
     those that assign a variable twice among them."""
     twice = 0
-    for source in ("webqsp", "cwq"):
-        train, dev = gold_plan_pairs(source)
-        for pair in train + dev:
-            plan = parse_plan(pair.output)
-            targets = [getattr(step, "target", None) for step in plan.steps if getattr(step, "target", None)]
-            twice += len(targets) != len(set(targets))
-            assert fresh_rebound(plan) is plan, pair.id
+    for pair, plan in parsed_gold_plans():
+        targets = [getattr(step, "target", None) for step in plan.steps if getattr(step, "target", None)]
+        twice += len(targets) != len(set(targets))
+        assert fresh_rebound(plan) is plan, pair.id
     assert twice > 500
