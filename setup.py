@@ -12,7 +12,7 @@ from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).parent
-SUBPACKAGES = ("grammar", "compiler", "memory_bank", "planner", "kg", "server", "evaluation")
+SUBPACKAGES = ("plan", "compiler", "memory_bank", "planner", "training", "kg", "server", "evaluation")
 
 package_dir = {"nl2sparql": "nl2sparql"}
 packages = ["nl2sparql"]
@@ -65,7 +65,8 @@ setup(
     packages=packages,
     package_data={
         "nl2sparql": ["py.typed"],
-        "nl2sparql.grammar": ["*.lark"],
+        "nl2sparql.plan": ["*.lark"],
+        "nl2sparql.compiler": ["*.lark"],
         "nl2sparql.planner": ["default/*", "plain/*", "freebase/*", "smollm2/*"],
     },
 )

@@ -19,9 +19,9 @@ import time
 from nl2sparql.config import data_file
 from nl2sparql.evaluation.aggregate import summarise_latencies
 from nl2sparql.evaluation.query_graph import graph_edit_distance_bound, query_graph
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner.plan import PlanError
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import PlanError
+from nl2sparql.plan.writer import format_plan
 
 _WORDS = re.compile(r"[a-z]+")
 _TRIPLE = re.compile(r"^(\S+)\s+(\S+)\s+(\S+)\s*\.$")

@@ -52,7 +52,7 @@ from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import DEFAULT_BASE, LoraSettings, PlannerModel, add_lora, build_base, parse_base
 from nl2sparql.planner.pairs import read_pairs
-from nl2sparql.planner.train import enable_gradient_checkpointing
+from nl2sparql.training.train import enable_gradient_checkpointing
 
 
 def questions(limit: int) -> list[tuple[str, dict[str, str]]]:

@@ -35,8 +35,8 @@ def main() -> int:
     from nl2sparql.errors import Nl2SparqlError
     from nl2sparql.memory_bank.bank_file import load_bank
     from nl2sparql.memory_bank.build_queries import load_examples
-    from nl2sparql.planner.synthesise import PlanSynthesiser
     from nl2sparql.reconstruction import PlanCompiler, to_recalled
+    from nl2sparql.training.synthesise import PlanSynthesiser
 
     examples = load_examples(args.dataset)[: args.limit]
     compiler = PlanCompiler(load_bank(args.bank))

@@ -9,9 +9,10 @@ The facade (rdflib's habit: one call per stage)::
     key = canonical(query)                    # equal for queries equal up to renaming
 
 ``validate`` and ``canonical`` share their names with their modules, so they are bound
-here eagerly (a module imported later cannot shadow them). The parser is imported on
-first use: it imports the grammar's transformer, which imports ``compiler.ast``, and an
-eager import here would make that a cycle when the grammar is imported first.
+here eagerly (a module imported later cannot shadow them). The SPARQL reader
+(``sparql.lark``, :mod:`.sparql_transformer`, :mod:`.parser`) is part of the compiler, as
+it builds the compiler's nodes; it is imported on first use only because importing lark
+costs start-up time that commands which never read SPARQL should not pay.
 """
 
 from __future__ import annotations

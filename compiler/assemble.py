@@ -30,10 +30,10 @@ from nl2sparql.compiler.dialects import FREEBASE
 from nl2sparql.compiler.errors import SparqlSyntaxError
 from nl2sparql.compiler.parser import parse_expression, parse_pattern
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.grammar.plan_refs import find_readings, find_text, split_find
-from nl2sparql.planner.plan import Find, MakeSure, Mention, Plan, Ref, step_lines
-from nl2sparql.planner.plan import Literal as PlanLiteral
-from nl2sparql.planner.plan import Var as PlanVar
+from nl2sparql.plan.refs import find_readings, find_text, split_find
+from nl2sparql.plan.steps import Find, MakeSure, Mention, Plan, Ref, step_lines
+from nl2sparql.plan.steps import Literal as PlanLiteral
+from nl2sparql.plan.steps import Var as PlanVar
 
 __all__ = [
     "BindError",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from nl2sparql.compiler.ast import RDF, RDFS, XSD
 from nl2sparql.compiler.errors import DialectError
-from nl2sparql.grammar.sparql_options import ReaderOptions
+from nl2sparql.compiler.sparql_options import ReaderOptions
 
 FREEBASE = "http://rdf.freebase.com/ns/"
 OWL = "http://www.w3.org/2002/07/owl#"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from nl2sparql.planner.plan import Find, MakeSure, Mention, Plan, Step, Var
+from nl2sparql.plan.steps import Find, MakeSure, Mention, Plan, Step, Var
 
 #: a Freebase machine id as plans write it (``m.01mp``, ``g.11b6...``), with or without ``ns:``
 FREEBASE_ID = re.compile(r"^(?:ns:)?[mg]\.[0-9a-z_]+$", re.IGNORECASE)
@@ -27,7 +27,7 @@ def kept_without_freebase_ids(plan: Plan) -> tuple[int, ...]:
     steps and the ``Find`` steps whose result nothing else reads any more. The answer's own
     steps are always kept (they are read, or assign the answer).
 
-    >>> from nl2sparql.grammar.plan_transformer import parse_plan
+    >>> from nl2sparql.plan.reader import parse_plan
     >>> plan = parse_plan("Find the place of birth of X, assign it to ?x.\\n"
     ...                   "Find the notable types of ?x, assign it to ?v2.\\nMake sure ?v2 is m.01mp.\\n"
     ...                   "The answer is ?x.\\n")

@@ -1,6 +1,6 @@
 """Read SPARQL text into the AST: ``parse`` (a query), ``parse_pattern`` and ``parse_expression``.
 
-The LALR parser is built once per process from ``grammar/sparql.lark`` (lark's own
+The LALR parser is built once per process from ``compiler/sparql.lark`` (lark's own
 cache keeps the built tables on disk between processes). Every failure leaves as a
 :class:`SparqlSyntaxError` with line, column, the offending token and what was
 expected: lark's exceptions never reach a caller.
@@ -19,8 +19,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from nl2sparql.compiler.ast import Expression, GroupPattern, Query
 from nl2sparql.compiler.dialects import reader_options
 from nl2sparql.compiler.errors import SparqlSyntaxError
-from nl2sparql.grammar.sparql_options import ReaderOptions
-from nl2sparql.grammar.sparql_transformer import ReaderError, SparqlTransformer
+from nl2sparql.compiler.sparql_options import ReaderOptions
+from nl2sparql.compiler.sparql_transformer import ReaderError, SparqlTransformer
 
 _STARTS = ["query_unit", "group_graph_pattern", "expression"]
 
@@ -72,7 +72,7 @@ _TERMINAL_NAMES = {
 def sparql_parser() -> Lark:
     """The shared LALR parser (built on first use)."""
     return Lark.open_from_package(
-        "nl2sparql.grammar",
+        "nl2sparql.compiler",
         "sparql.lark",
         parser="lalr",
         lexer="contextual",

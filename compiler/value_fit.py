@@ -24,7 +24,7 @@ from dataclasses import replace
 from nl2sparql.compiler.assemble import Recalled, ResolvedPlan, statement_triples
 from nl2sparql.compiler.ast import IRI, XSD_DATETIME, Var
 from nl2sparql.compiler.lowering.options import LoweringOptions
-from nl2sparql.planner.plan import Literal, MakeSure
+from nl2sparql.plan.steps import Literal, MakeSure
 
 __all__ = ["compared_kinds", "fitting_first", "output_kind"]
 
@@ -53,7 +53,7 @@ def compared_kinds(resolved: ResolvedPlan, variable: str) -> list[frozenset[str]
     """For each comparison the plan makes of ``variable``, the kinds of value it can hold.
 
     >>> from nl2sparql.compiler.assemble import resolve_plan
-    >>> from nl2sparql.grammar.plan_transformer import parse_plan
+    >>> from nl2sparql.plan.reader import parse_plan
     >>> plan = parse_plan('''Find the rate of the inflation of the country Arcadia, assign it to ?v.
     ... Make sure ?v is "1.8".
     ... Make sure ?v is not Arcadia.

@@ -22,11 +22,11 @@ def run_eval(args: argparse.Namespace) -> int:
     from nl2sparql.errors import Nl2SparqlError
     from nl2sparql.evaluation.runner import score_one, summarise, write_report
     from nl2sparql.kg.datasets import load_dataset
-    from nl2sparql.planner.synthesise import PlanSynthesiser
+    from nl2sparql.training.synthesise import PlanSynthesiser
 
     examples = load_dataset(args.dataset, args.format)
     if args.split == "dev":
-        from nl2sparql.planner.data import is_cwq_dev, is_webqsp_dev
+        from nl2sparql.training.data import is_cwq_dev, is_webqsp_dev
 
         examples = [e for e in examples if (is_cwq_dev(e) if e.dataset == "cwq" else is_webqsp_dev(e))]
     if args.limit_questions is not None:

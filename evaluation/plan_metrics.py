@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from nl2sparql.grammar.plan_format import format_step
-from nl2sparql.grammar.plan_transformer import parse_plan, read_plan
-from nl2sparql.planner.plan import PlanError, PlanSyntaxError, Step
+from nl2sparql.plan.reader import parse_plan, read_plan
+from nl2sparql.plan.steps import PlanError, PlanSyntaxError, Step
+from nl2sparql.plan.writer import format_step
 
 _VARIABLE = re.compile(r"\?[A-Za-z_][A-Za-z0-9_]*")
 _SPACE = re.compile(r"\s+")

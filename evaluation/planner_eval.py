@@ -2,7 +2,7 @@
 
 The splits are the ones nobody trains on: ``dev`` is the WebQSP train questions with
 ``N % 10 == 0`` plus the CWQ part-A questions whose WebQSP id has ``N % 5 == 0``
-(:mod:`nl2sparql.planner.data`); ``part-a`` is WebQSP test part A. Gold plans are
+(:mod:`nl2sparql.training.data`); ``part-a`` is WebQSP test part A. Gold plans are
 synthesised from each question's gold SPARQL; a question whose gold query has no plan is
 counted apart (``no_gold_plan``), not scored. Per split and per category it reports
 plan-type accuracy, step precision / recall / F1 (macro over questions, steps compared
@@ -31,7 +31,7 @@ def split_examples(split: str) -> list[Any]:
     """The examples of ``split`` (see the module docstring), in file order."""
     from nl2sparql.config import data_file
     from nl2sparql.kg.datasets import load_dataset
-    from nl2sparql.planner.data import is_cwq_dev, is_webqsp_dev
+    from nl2sparql.training.data import is_cwq_dev, is_webqsp_dev
 
     if split == "dev":
         webqsp = [e for e in load_dataset(data_file("webqsp/WebQSP.train.json"), "webqsp") if is_webqsp_dev(e)]
@@ -66,7 +66,7 @@ def score_plans(planner: Any, examples: Sequence[Any], batch_size: int = 16, pro
 
     from nl2sparql.planner.backends import PlanRequest
     from nl2sparql.planner.errors import PlannerError
-    from nl2sparql.planner.synthesise import PlanSynthesiser
+    from nl2sparql.training.synthesise import PlanSynthesiser
 
     synthesiser = PlanSynthesiser()
     gold: list[tuple[Any, Any]] = []

@@ -315,8 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from nl2sparql.memory_bank.bank_file import load_bank
         from nl2sparql.memory_bank.build_queries import load_examples
-        from nl2sparql.planner.synthesise import PlanSynthesiser
         from nl2sparql.reconstruction import RECALL, PlanCompiler, freebase_options
+        from nl2sparql.training.synthesise import PlanSynthesiser
 
         examples = load_examples(args.dataset)[: args.limit]
         bank = load_bank(args.bank)

@@ -30,6 +30,7 @@ from nl2sparql.evaluation.query_graph import count_hops, graph_edit_distance_bou
 from nl2sparql.evaluation.reconstruction_report import _answer_set, predicates
 from nl2sparql.kg.atomic import write_atomic
 from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.training.synthesise import gold_entities
 
 
 @dataclass(slots=True)
@@ -181,19 +182,6 @@ def score_one(
     if gold_plan is not None and result is not None and result.plan:
         scored.step_f1 = step_f1(list(result.plan)[1:], [s for s in gold_plan.steps])
     return scored
-
-
-def gold_entities(example: Any) -> dict[str, str]:
-    """The example's entities; for a file that names none (QALD), those its gold query names,
-    each called by the words of its local name (as the entity linker calls unlabelled ones)."""
-    if example.entities or not example.gold_sparql:
-        return dict(example.entities)
-    from nl2sparql.planner.synthesise import query_entities
-
-    try:
-        return query_entities(parse(example.gold_sparql, "virtuoso"))[0]
-    except Nl2SparqlError:
-        return {}
 
 
 def _best_over_parses(

@@ -1,6 +1,6 @@
 """Descriptions taken from a bank: a query's statements in the words recall will search.
 
-A gold plan (``planner/synthesise.py``) says each step in its statement's description,
+A gold plan (``training/synthesise.py``) says each step in its statement's description,
 and reconstruction finds the statement by that description. Over a graph other than
 Freebase the descriptions were written when the bank was built, from the graph's own
 labels, domains and ranges (``describe_graph.py``); a statement cut from a query must

@@ -25,7 +25,7 @@ COMMANDS: dict[str, str] = {
     "compile": "nl2sparql.compile_cmd",
     "sparql": "nl2sparql.compiler.cli",
     "bank": "nl2sparql.memory_bank.cli",
-    "planner": "nl2sparql.planner.cli",
+    "planner": "nl2sparql.training.cli",
     "kg": "nl2sparql.kg.cli",
     "eval": "nl2sparql.evaluation.cli",
     "serve": "nl2sparql.server.cli",

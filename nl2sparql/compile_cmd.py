@@ -82,8 +82,8 @@ def read_entities(value: str) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from nl2sparql.grammar.plan_transformer import check_plan_size
     from nl2sparql.memory_bank.bank_file import load_bank
+    from nl2sparql.plan.reader import check_plan_size
     from nl2sparql.reconstruction import PlanCompiler, freebase_options
 
     plan = read_plan_text(args.plan)

@@ -104,8 +104,8 @@ def _has_source(name: str) -> bool:
 
 def build_exemplars(home: Path, force: bool, report: dict[str, Any]) -> Path:
     """The exemplar memory (plans of the training questions) that the default planner reads."""
-    from nl2sparql.planner.data import build_exemplar_memory
     from nl2sparql.planner.pairs import EXEMPLARS_DIR
+    from nl2sparql.training.data import build_exemplar_memory
 
     folder = home / EXEMPLARS_DIR
     if _step("exemplars", folder, force, report):

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the compiler loads when a pipeline first compiles
 
 def _recalled(resolved: Any, recalls: Mapping[int, Any]) -> tuple[Recalled, ...]:
     """The recall trace of a resolved plan: each step's sentence and its scored candidates."""
-    from nl2sparql.grammar.plan_format import format_step
+    from nl2sparql.plan.writer import format_step
 
     return tuple(
         Recalled(
@@ -74,9 +74,7 @@ def _open_planner(settings: Settings, bank: Any | None = None) -> Any:
             )
         options["exemplars"] = settings.exemplars
     if settings.planner == "oracle" and bank is not None:
-        from nl2sparql.planner.backends.oracle import default_synthesiser
-
-        options["synthesise"] = default_synthesiser(bank)
+        options["bank"] = bank  # the gold plans are written in the words of the bank in use
     planner = open_planner(settings.planner, **options)
     if settings.plan_batch <= 1 or not local:  # a chat server or the oracle gains nothing from it
         return planner
@@ -303,7 +301,7 @@ class Pipeline:
             if adopted is None and not compiles:
                 adopted = next(((p, c) for p, c in retried if c.reconstruction.query is not None), None)
             if adopted is not None:
-                from nl2sparql.grammar.plan_format import format_plan
+                from nl2sparql.plan.writer import format_plan
 
                 plan, compiled = adopted
                 result = replace(

@@ -30,12 +30,12 @@ from nl2sparql.compiler.reconstruct import (
     Reconstruction,
     reconstruct,
 )
-from nl2sparql.grammar.plan_transformer import check_plan_size, read_plan
 from nl2sparql.memory_bank.bank import MemoryBank, embedding_text
 from nl2sparql.memory_bank.describe import words
 from nl2sparql.memory_bank.recall import Candidate, Recall, RecallSettings
 from nl2sparql.memory_bank.statement import Constraint, Statement
-from nl2sparql.planner.plan import Find, MakeSure, Plan, check_plan
+from nl2sparql.plan.reader import check_plan_size, read_plan
+from nl2sparql.plan.steps import Find, MakeSure, Plan, check_plan
 
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
 
@@ -301,8 +301,8 @@ class PlanCompiler:
     ) -> CompileResult:
         """Recall, reconstruct and (with ``store``) run ``plan``; every attempt is in the trace.
 
-        Raises the plan's :class:`~nl2sparql.planner.plan.PlanSyntaxError` /
-        :class:`~nl2sparql.planner.plan.PlanError`, an
+        Raises the plan's :class:`~nl2sparql.plan.steps.PlanSyntaxError` /
+        :class:`~nl2sparql.plan.steps.PlanError`, an
         :class:`~nl2sparql.compiler.assemble.EntityMatchError` for a mention that names no
         entity, or a :class:`~nl2sparql.compiler.reconstruct.ReconstructionError`.
         """

@@ -1,1 +1,5 @@
-"""The planner: plan types, gold-plan synthesis, training data, fine-tuning and inference backends."""
+"""The planner: models that write a plan for a question, their inference runtimes and backends.
+
+Training data and fine-tuning live in :mod:`nl2sparql.training`; the plan types in
+:mod:`nl2sparql.plan`.
+"""

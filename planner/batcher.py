@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nl2sparql.errors import DeadlineExceeded
+from nl2sparql.plan.steps import Plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlannerOutput, PlanRequest
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.plan import Plan
 
 #: the most questions one batch holds; beyond this a batch's padding and beams cost more than they save
 MAX_BATCH_LIMIT = 64

@@ -5,7 +5,7 @@ line breaks and spaces ``? x``, so grammar libraries that map a grammar onto a b
 vocabulary (transformers-cfg, outlines, xgrammar) do not fit its output, which only
 becomes plan text after :func:`~nl2sparql.planner.target_text.decode_output`. Instead, at
 each step the best-scoring token is checked: the output so far plus that token, turned
-into plan text, must be a prefix of a sentence of ``grammar/plan.lark`` (lark's
+into plan text, must be a prefix of a sentence of ``plan/plan.lark`` (lark's
 interactive LALR parser lexes and parses what is complete; the text left over must be the
 beginning of a terminal the parser accepts there, by ``regex``'s partial matching), and an
 end-of-sequence token must close a plan that :func:`parse_plan` reads. A token that fails
@@ -37,8 +37,8 @@ import regex
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedToken
 
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner.plan import PlanError
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import PlanError
 from nl2sparql.planner.target_text import STEP_SEPARATOR, Codec, decode_output
 
 #: the most candidates checked for one step before the step is left unconstrained (the best
@@ -70,7 +70,7 @@ ENDINGS = ("", "\nThe answer is ?x.", "\nFind the answer of it, assign it to ?x.
 def _grammar() -> tuple[Lark, dict[str, Any]]:
     """The plan grammar without its transformer (a prefix is parsed, never turned into steps),
     and each terminal's pattern compiled for partial matching."""
-    parser = Lark.open_from_package("nl2sparql.grammar", "plan.lark", parser="lalr", lexer="contextual")
+    parser = Lark.open_from_package("nl2sparql.plan", "plan.lark", parser="lalr", lexer="contextual")
     patterns = {}
     for terminal in parser.terminals:
         flags = regex.IGNORECASE if "i" in terminal.pattern.flags else 0

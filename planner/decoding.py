@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Plan, PlanError
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.plan import Plan, PlanError
 
 if TYPE_CHECKING:  # the numpy runtime decodes without torch, which the model module imports
     from nl2sparql.planner.model import PlannerModel

@@ -1,6 +1,6 @@
 """Names the CLI shows before any model loads (``planner --help`` must not import torch).
 
-:mod:`nl2sparql.planner.model` and :mod:`nl2sparql.planner.train` take their defaults from
+:mod:`nl2sparql.planner.model` and :mod:`nl2sparql.training.train` take their defaults from
 here, so the help text and the code cannot disagree.
 """
 

@@ -18,13 +18,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Plan, PlanError
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.errors import PlannerDataError
 from nl2sparql.planner.input_format import format_input
-from nl2sparql.planner.plan import Plan, PlanError
 
-#: the id prefix of KG-pattern pairs (``planner/patterns.py``), whose plans are in a store bank's words
+#: the id prefix of KG-pattern pairs (``training/patterns.py``), whose plans are in a store bank's words
 PATTERN_PREFIX = "lpkg-"
 TRAIN_FILE = "train.jsonl"
 #: the exemplar memory ``planner data --exemplars`` writes beside the pairs
@@ -45,7 +45,7 @@ class PlanPair:
 
 
 def is_pattern_pair(pair: PlanPair) -> bool:
-    """A KG-pattern pair (``planner/patterns.py``): its plan is in the store bank's words."""
+    """A KG-pattern pair (``training/patterns.py``): its plan is in the store bank's words."""
     return pair.id.startswith(PATTERN_PREFIX)
 
 

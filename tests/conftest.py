@@ -55,9 +55,34 @@ os.environ.setdefault("NL2SPARQL_PLANNER_CACHE", "0")
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", default=False, help="run tests marked slow")
+    parser.addoption(
+        "--model-floors",
+        action="store_true",
+        default=False,
+        help="list the tests marked model with the floor each asserts and the figure measured, run nothing",
+    )
+
+
+def model_floor(item: pytest.Item) -> tuple[str, str]:
+    """The ``floor`` a ``model`` test asserts and the figure ``measured`` when it was written:
+    a trained model's quality is asserted below what it reached, by an honest margin, so a
+    better model never fails it and a worse one does."""
+    mark = item.get_closest_marker("model")
+    assert mark is not None
+    floor, measured = mark.kwargs.get("floor"), mark.kwargs.get("measured")
+    if not floor or not measured:
+        raise pytest.UsageError(f"{item.nodeid}: a model test says its floor= and the figure measured=")
+    return str(floor), str(measured)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    floors = {item.nodeid: model_floor(item) for item in items if item.get_closest_marker("model")}
+    if config.getoption("--model-floors"):
+        for nodeid, (floor, measured) in floors.items():
+            print(f"{nodeid}\n    floor: {floor}\n    measured: {measured}")
+        config.hook.pytest_deselected(items=list(items))
+        items.clear()
+        return
     if config.getoption("--runslow") or os.environ.get("NL2SPARQL_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="slow test: run with --runslow or NL2SPARQL_SLOW=1")
@@ -153,8 +178,8 @@ def fb15k_store(fb15k_nt: Path) -> Iterator[OxigraphStore]:
 @functools.cache
 def gold_plan_pairs(source: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """(train, dev) gold-plan pairs of ``source`` (``webqsp`` or ``cwq``), as
-    :func:`nl2sparql.planner.data.gold_pairs` synthesises them; made once per test session."""
-    from nl2sparql.planner.data import gold_pairs
+    :func:`nl2sparql.training.data.gold_pairs` synthesises them; made once per test session."""
+    from nl2sparql.training.data import gold_pairs
 
     train, dev, _ = gold_pairs((source,))
     return tuple(train), tuple(dev)
@@ -164,7 +189,7 @@ def gold_plan_pairs(source: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 def parsed_gold_plans() -> tuple[tuple[Any, Any], ...]:
     """Every gold-plan pair of WebQSP train and CWQ part A (train and dev) with its parsed
     plan, for the tests that check a plan repair leaves gold plans alone; parsed once."""
-    from nl2sparql.grammar.plan_transformer import parse_plan
+    from nl2sparql.plan.reader import parse_plan
 
     pairs = [pair for source in ("webqsp", "cwq") for split in gold_plan_pairs(source) for pair in split]
     return tuple((pair, parse_plan(pair.output)) for pair in pairs)

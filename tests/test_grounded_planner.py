@@ -22,10 +22,10 @@ from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.pipeline import Pipeline
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER
-from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.relation_hints import relation_count
+from nl2sparql.training.data import build_exemplar_memory
 
 pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
 ID = "http://example.org/records/id/"
@@ -61,6 +61,7 @@ def test_it_reads_the_graphs_relation_hints(pipeline: Pipeline) -> None:
     assert meta["exported"]["dtype"] == "int8" and adapter.stat().st_size < 10e6
 
 
+@pytest.mark.model(floor="a yes/no plan compiled to ASK, answered true", measured="the same")
 def test_a_yes_no_question_is_asked_and_answered(pipeline: Pipeline) -> None:
     result = pipeline.ask("Was John Lennon born in Liverpool?")
     assert result.error is None, result.error
@@ -69,6 +70,7 @@ def test_a_yes_no_question_is_asked_and_answered(pipeline: Pipeline) -> None:
     assert [a.id for a in result.answers] == ["true"]
 
 
+@pytest.mark.model(floor="a contains-word plan with the one right album", measured="the same")
 def test_a_name_that_contains_a_word(pipeline: Pipeline) -> None:
     result = pipeline.ask("Which albums of Queen have 'night' in their name?")
     assert result.error is None, result.error
@@ -76,6 +78,7 @@ def test_a_name_that_contains_a_word(pipeline: Pipeline) -> None:
     assert [a.id for a in result.answers] == [ID + "ANightAtTheOperaA"]
 
 
+@pytest.mark.model(floor="two counts compared, answered true", measured="the same")
 def test_two_counts_are_compared(pipeline: Pipeline) -> None:
     result = pipeline.ask("Does Pink Floyd have more members than Oasis?")
     assert result.error is None, result.error
@@ -83,6 +86,7 @@ def test_two_counts_are_compared(pipeline: Pipeline) -> None:
     assert [a.id for a in result.answers] == ["true"]
 
 
+@pytest.mark.model(floor="the two-hop answer Tanzania", measured="the same")
 def test_a_two_hop_question_is_answered_in_the_graphs_words(pipeline: Pipeline) -> None:
     result = pipeline.ask("In which country was Freddie Mercury born?")
     assert result.error is None, result.error
@@ -90,9 +94,11 @@ def test_a_two_hop_question_is_answered_in_the_graphs_words(pipeline: Pipeline) 
     assert [a.id for a in result.answers] == [ID + "TanzaniaK"]
 
 
-def test_it_answers_at_least_14_of_the_20_records_questions(pipeline: Pipeline) -> None:
-    """Issue 18's bar: entities linked from local names, the bank from the store alone, the
-    answer set exactly right (F1 = 1). Measured 14 with this release's planner."""
+@pytest.mark.model(floor="12 of 20 exactly right", measured="14 of 20")
+def test_it_answers_most_of_the_20_records_questions(pipeline: Pipeline) -> None:
+    """Entities linked from local names, the bank from the store alone, the answer set exactly
+    right (F1 = 1). Measured 14 with this release's planner (issue 18's bar); the floor leaves
+    two questions of margin, so a retrained planner that words a plan otherwise still passes."""
     examples = load_dataset(OWN_KG / "records-qald.json")
     right = [
         example.id
@@ -100,4 +106,4 @@ def test_it_answers_at_least_14_of_the_20_records_questions(pipeline: Pipeline) 
         if score_one(pipeline, example, synthesiser=None, execute=True, gold_answers=True, ged_timeout=1, link=True).f1
         == 1.0
     ]
-    assert len(examples) == 20 and len(right) >= 14, right
+    assert len(examples) == 20 and len(right) >= 12, right

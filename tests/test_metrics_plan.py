@@ -6,7 +6,7 @@ import pytest
 
 from nl2sparql.evaluation.metrics import count_parse_failures, plan_type_accuracy, step_f1
 from nl2sparql.evaluation.plan_metrics import normalise_steps
-from nl2sparql.planner.plan import Answer, Find, Mention, Rank, Var
+from nl2sparql.plan.steps import Answer, Find, Mention, Rank, Var
 
 GOLD = [
     "Find the championships won by the sports team Dallas Cowboys, assign it to ?x.",

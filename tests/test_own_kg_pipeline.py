@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.linker import validate_entity_ids
 from nl2sparql.kg.store import Store, open_store
 from nl2sparql.memory_bank.build_store import build_bank_from_store
 from nl2sparql.pipeline import Pipeline
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 
 MUSIC = Path(__file__).parent / "fixtures" / "own_kg" / "music.ttl"

@@ -31,10 +31,10 @@ from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_store import build_bank_from_store
 from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.pipeline import Pipeline
-from nl2sparql.planner.backends.oracle import default_synthesiser, open_oracle
-from nl2sparql.planner.plan import Answer, Compute, Count, MakeSure
-from nl2sparql.planner.synthesise import PlanSynthesiser, SynthesisError, query_entities
+from nl2sparql.plan.steps import Answer, Compute, Count, MakeSure
 from nl2sparql.reconstruction import PlanCompiler
+from nl2sparql.training.oracle import default_synthesiser, open_oracle
+from nl2sparql.training.synthesise import PlanSynthesiser, SynthesisError, query_entities
 
 OWN_KG = Path(__file__).parent / "fixtures" / "own_kg"
 RECORDS = OWN_KG / "records.ttl"
@@ -136,7 +136,7 @@ def test_the_gold_plans_use_the_new_steps(bank: MemoryBank, examples: list[Examp
 
 
 def _text(word: str) -> object:
-    from nl2sparql.planner.plan import Literal
+    from nl2sparql.plan.steps import Literal
 
     return Literal(word, "string")
 

@@ -31,12 +31,12 @@ def test_wheel_puts_everything_under_one_import_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
     assert top == {"nl2sparql", next(t for t in top if t.endswith(".dist-info"))}
-    for folder in ("compiler", "compiler/optimizer", "grammar", "kg", "memory_bank", "planner", "server", "evaluation"):
+    folders = ("plan", "compiler", "compiler/optimizer", "kg", "memory_bank", "planner", "training", "server")
+    for folder in (*folders, "evaluation"):
         assert f"nl2sparql/{folder}/__init__.py" in names, folder
     assert "nl2sparql/py.typed" in names
     lark_files = [n for n in names if n.endswith(".lark")]
-    assert all(n.startswith("nl2sparql/grammar/") for n in lark_files)
-    assert len(lark_files) == len(list((ROOT / "grammar").glob("*.lark")))
+    assert sorted(lark_files) == ["nl2sparql/compiler/sparql.lark", "nl2sparql/plan/plan.lark"]
 
 
 def test_console_script_is_declared(wheel: Path) -> None:

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from conftest import FixtureKG
 
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.oxigraph_store import OxigraphStore
 from nl2sparql.memory_bank.bank_file import load_bank
 from nl2sparql.pipeline import Pipeline
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.settings import Settings
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from nl2sparql.cli import main
-from nl2sparql.grammar.plan_transformer import MAX_PLAN_CHARS, MAX_PLAN_STEPS, parse_plan
 from nl2sparql.kg.store import open_store
 from nl2sparql.memory_bank.build_store import build_bank_from_store
-from nl2sparql.planner.plan import Plan, PlanError
+from nl2sparql.plan.reader import MAX_PLAN_CHARS, MAX_PLAN_STEPS, parse_plan
+from nl2sparql.plan.steps import Plan, PlanError
 from nl2sparql.reconstruction import PlanCompiler
 
 MUSIC = Path(__file__).parent / "fixtures" / "own_kg" / "music.ttl"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner.plan import Plan, PlanError, PlanSyntaxError
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Plan, PlanError, PlanSyntaxError
+from nl2sparql.plan.writer import format_plan
 
 SEEDS = (
     "Type: composition\n"

@@ -7,8 +7,8 @@ import pickle
 import pytest
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.grammar.plan_transformer import parse_plan, read_plan
-from nl2sparql.planner.plan import (
+from nl2sparql.plan.reader import parse_plan, read_plan
+from nl2sparql.plan.steps import (
     Answer,
     Combine,
     Count,
@@ -264,7 +264,7 @@ def test_errors_survive_pickling_for_worker_processes() -> None:
 
 
 def test_yes_no_aggregate_and_text_steps() -> None:
-    from nl2sparql.planner.plan import Compute
+    from nl2sparql.plan.steps import Compute
 
     plan = parse_plan(
         "Type: yes-no\n"

@@ -9,10 +9,10 @@ from functools import cache
 import pytest
 
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_format import format_step
-from nl2sparql.grammar.plan_refs import find_readings, parse_ref_list, split_find
-from nl2sparql.grammar.plan_transformer import parse_plan, read_plan
-from nl2sparql.planner.plan import Find, Literal, MakeSure, Mention, Var
+from nl2sparql.plan.reader import parse_plan, read_plan
+from nl2sparql.plan.refs import find_readings, parse_ref_list, split_find
+from nl2sparql.plan.steps import Find, Literal, MakeSure, Mention, Var
+from nl2sparql.plan.writer import format_step
 
 X = Var("x")
 

@@ -6,9 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nl2sparql.grammar.plan_format import format_plan, format_step
-from nl2sparql.grammar.plan_transformer import parse_plan, read_plan
-from nl2sparql.planner.plan import (
+from nl2sparql.plan.reader import parse_plan, read_plan
+from nl2sparql.plan.steps import (
     FUNCTIONS,
     OPERATORS,
     TIME_OPERATORS,
@@ -26,6 +25,7 @@ from nl2sparql.planner.plan import (
     Var,
     check_plan,
 )
+from nl2sparql.plan.writer import format_plan, format_step
 
 X, Y, Z = Var("x"), Var("y"), Var("z")
 

@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner import cli
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Answer, Find, Mention, Plan, PlanError, Var
 from nl2sparql.planner.backends import LOCAL_PLANNERS, available_planners, open_planner, register_planner
 from nl2sparql.planner.backends.base import Planner, PlannerOutput, PlanRequest
 from nl2sparql.planner.backends.local import SHIPPED_FREEBASE, SHIPPED_PLAIN, SHIPPED_PLANNER
-from nl2sparql.planner.backends.oracle import OraclePlanner
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.model import META_FILE, read_meta
-from nl2sparql.planner.plan import Answer, Find, Mention, Plan, PlanError, Var
 from nl2sparql.planner.relation_hints import relation_count
+from nl2sparql.training import cli
+from nl2sparql.training.oracle import OraclePlanner
 
 
 def first_predicate_plan(gold_sparql: str, entities: Mapping[str, str]) -> Plan:
@@ -78,7 +78,7 @@ def test_the_oracle_needs_gold_sparql_and_a_synthesiser() -> None:
 
 def test_plain_oracle_uses_the_projects_synthesiser(gold: list[dict[str, object]]) -> None:
     planner = open_planner("oracle")
-    assert planner.info()["synthesise"] == "nl2sparql.planner.synthesise.PlanSynthesiser.synthesise"
+    assert planner.info()["synthesise"] == "nl2sparql.training.synthesise.PlanSynthesiser.synthesise"
     results = planner.plan_batch(gold, errors="return")
     planned = [r for r in results if isinstance(r, PlannerOutput)]
     assert planned, [str(r) for r in results]

@@ -22,14 +22,14 @@ from nl2sparql.compiler import canonical, parse
 from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
 from nl2sparql.kg.splits import is_webqsp_dev
-from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs
-from nl2sparql.planner.complex_extend import CATEGORIES, Extension
-from nl2sparql.planner.complex_facts import build_fact_index, training_records
-from nl2sparql.planner.complex_rebuild import rebuild_failure
-from nl2sparql.planner.complex_source import Source, read_source
-from nl2sparql.planner.complex_verbalise import verbalise
-from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler
+from nl2sparql.training.complex_data import ComplexBuilder, complex_pairs
+from nl2sparql.training.complex_extend import CATEGORIES, Extension
+from nl2sparql.training.complex_facts import build_fact_index, training_records
+from nl2sparql.training.complex_rebuild import rebuild_failure
+from nl2sparql.training.complex_source import Source, read_source
+from nl2sparql.training.complex_verbalise import verbalise
+from nl2sparql.training.synthesise import PlanSynthesiser
 
 DISTRACTORS = 40
 

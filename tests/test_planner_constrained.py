@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_planner_training import one_thread, tiny_bert  # noqa: F401  (fixtures)
 
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends.local import LocalPlanner
 from nl2sparql.planner.constrained import allowed_prefix, closing, plan_prefix
 from nl2sparql.planner.decoding import DecodingOptions

@@ -22,17 +22,17 @@ from nl2sparql.compiler import canonical, parse
 from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
 from nl2sparql.kg.splits import seeds_cwq_dev
-from nl2sparql.planner import constraint_data, constraint_extend
-from nl2sparql.planner.complex_data import ComplexBuilder, source_question, write_built_pairs
-from nl2sparql.planner.complex_extend import Extension
-from nl2sparql.planner.complex_facts import build_fact_index, training_records
-from nl2sparql.planner.complex_rebuild import rebuild_failure
-from nl2sparql.planner.complex_source import Source, read_source
-from nl2sparql.planner.constraint_data import CONSTRAINT_FILE, ConstraintBuilder
-from nl2sparql.planner.constraint_extend import CATEGORIES
 from nl2sparql.planner.pairs import TRAIN_FILE, read_pairs
-from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler
+from nl2sparql.training import constraint_data, constraint_extend
+from nl2sparql.training.complex_data import ComplexBuilder, source_question, write_built_pairs
+from nl2sparql.training.complex_extend import Extension
+from nl2sparql.training.complex_facts import build_fact_index, training_records
+from nl2sparql.training.complex_rebuild import rebuild_failure
+from nl2sparql.training.complex_source import Source, read_source
+from nl2sparql.training.constraint_data import CONSTRAINT_FILE, ConstraintBuilder
+from nl2sparql.training.constraint_extend import CATEGORIES
+from nl2sparql.training.synthesise import PlanSynthesiser
 
 DISTRACTORS = 40
 

@@ -8,16 +8,26 @@ those of CWQ part A, synthesised from its gold SPARQL.
 from __future__ import annotations
 
 import doctest
+import importlib
 import random
 
 from conftest import gold_plan_pairs
 
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner import copied_values, question_dates
-from nl2sparql.planner.constraint_data import spoken_date
-from nl2sparql.planner.copied_values import copy_values
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Plan
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.input_format import question_from_input
+from nl2sparql.planner.repairs import Asked, question_dates
+from nl2sparql.planner.repairs.copy_values import copy_values as copy_rule
+from nl2sparql.training.constraint_data import spoken_date
+
+copied_values = importlib.import_module("nl2sparql.planner.repairs.copy_values")
+
+
+def copy_values(plan: Plan, question: str) -> Plan:
+    """The rule on a question alone (it reads no entity names)."""
+    return copy_rule(plan, Asked(question))
+
 
 PORTUGUESE = (
     "Type: conjunction\n"

@@ -1,6 +1,6 @@
 """Every training plan of the default planner reads back into its source query (slow).
 
-The planner learns from plans synthesised from gold SPARQL (:mod:`nl2sparql.planner.data`):
+The planner learns from plans synthesised from gold SPARQL (:mod:`nl2sparql.training.data`):
 WebQSP train and CWQ part-A, the dev splits included. Each of those plans must parse with
 the plan grammar and, through a bank built from the same queries, reconstruct to its gold
 query's canonical form; otherwise the model would be taught plans that compile to
@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from nl2sparql.evaluation.reconstruction_report import evaluate, summarise
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
-from nl2sparql.planner.data import build_training_data
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.pairs import read_pairs
-from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler, freebase_options
+from nl2sparql.training.data import build_training_data
+from nl2sparql.training.synthesise import PlanSynthesiser
 
 pytestmark = pytest.mark.slow
 

@@ -10,10 +10,10 @@ import pytest
 
 from nl2sparql.cli import main
 from nl2sparql.evaluation.planner_eval import score_plans, split_examples
+from nl2sparql.plan.steps import Plan
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.planner.backends.base import Planner, PlanRequest
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.plan import Plan
 
 
 class EveryOtherFails(Planner):

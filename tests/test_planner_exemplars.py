@@ -18,8 +18,6 @@ from nl2sparql.config import data_file
 from nl2sparql.kg.datasets import load_dataset
 from nl2sparql.planner import exemplars as exemplars_module
 from nl2sparql.planner.backends import open_planner
-from nl2sparql.planner.complex_data import source_question
-from nl2sparql.planner.data import DataReport, is_webqsp_dev, synthesised_pairs
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_text, mask_names, memory_pairs, with_exemplars
 from nl2sparql.planner.input_format import (
@@ -31,7 +29,9 @@ from nl2sparql.planner.input_format import (
 )
 from nl2sparql.planner.model import LoraSettings
 from nl2sparql.planner.pairs import EXEMPLARS_DIR, PlanPair, write_pairs
-from nl2sparql.planner.train import train
+from nl2sparql.training.complex_data import source_question
+from nl2sparql.training.data import DataReport, is_webqsp_dev, synthesised_pairs
+from nl2sparql.training.train import train
 
 
 @pytest.fixture(scope="module")

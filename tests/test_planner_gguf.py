@@ -22,20 +22,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from gguf import GGUFWriter
+from test_planner_training import _bytes_to_unicode, crash_after_epoch, one_thread  # noqa: F401
 
-pytest.importorskip("gguf")
-
-from gguf import GGUFWriter  # noqa: E402
-from test_planner_training import _bytes_to_unicode, crash_after_epoch, one_thread  # noqa: E402, F401
-
-from nl2sparql.grammar.plan_transformer import parse_plan  # noqa: E402
-from nl2sparql.planner import gguf_base  # noqa: E402
-from nl2sparql.planner.constrained import GrammarLogitsProcessor  # noqa: E402
-from nl2sparql.planner.errors import PlannerModelError  # noqa: E402
-from nl2sparql.planner.input_format import format_input  # noqa: E402
-from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base  # noqa: E402
-from nl2sparql.planner.pairs import make_pair, write_pairs  # noqa: E402
-from nl2sparql.planner.train import TrainConfig, train  # noqa: E402
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.planner import gguf_base
+from nl2sparql.planner.constrained import GrammarLogitsProcessor
+from nl2sparql.planner.errors import PlannerModelError
+from nl2sparql.planner.input_format import format_input
+from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base
+from nl2sparql.planner.pairs import make_pair, write_pairs
+from nl2sparql.training.train import TrainConfig, train
 
 PLAN = "Type: composition\nFind the siblings of {%s}, assign it to ?x.\nThe answer is ?x.\n"
 NAMES = ("Justin Bieber", "Beyoncé", "Paris", "Dr. Seuss", "Mount Everest", "Taylor Swift")

@@ -27,13 +27,13 @@ from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_ex
 from nl2sparql.planner import merged_cache, output_tokens
 from nl2sparql.planner import numpy_model as numpy_runtime
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER, exemplars_for, hints_for, load_model
-from nl2sparql.planner.data import build_exemplar_memory
 from nl2sparql.planner.errors import PlannerModelError
 from nl2sparql.planner.exemplars import exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base, read_meta
 from nl2sparql.planner.numpy_model import NumpyPlanner, open_numpy
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
+from nl2sparql.training.data import build_exemplar_memory
 
 INPUTS = (
     "question: who is justin bieber's brother? entities: Justin Bieber",

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.planner.backends.openai_chat import EXAMPLES, extract_plan, system_prompt
 from nl2sparql.planner.errors import PlannerError
@@ -172,3 +172,21 @@ def test_the_prompt_examples_parse_and_chatter_is_dropped() -> None:
         assert parse_plan(plan).steps
     plan = "Type: composition\nFind the a of B, assign it to ?x.\nThe answer is ?x.\n"
     assert extract_plan(f"Here you go:\n```text\n{plan}```\nBye") == plan
+
+
+def test_a_remote_plan_passes_through_the_repairs(server: ChatServer) -> None:
+    """A chat server's plan gets the same repairs as the local model's (planner/repairs):
+    a value the model miscopied from the question is copied again."""
+    slipped = (
+        "Type: conjunction\n"
+        "Find the country that the language Portuguese is spoken in, assign it to ?x.\n"
+        "Find the child labor percentage of the country ?x, assign it to ?v1.\n"
+        'Make sure ?v1 is "1.9".\n'
+        "The answer is ?x."
+    )
+    server.script.append({"content": slipped})
+    with open_planner(f"openai:{server.url}#plan-model") as planner:
+        output = planner.plan(
+            "what portuguese speaking country has a child labor percent of 1.8?", {"m.05zjd": "Portuguese"}
+        )
+    assert 'Make sure ?v1 is "1.8".' in output.text and output.raw.count('"1.9"') == 1

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Find, Mention
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.errors import PlannerDataError
 from nl2sparql.planner.input_format import names_from_input
 from nl2sparql.planner.pairs import PlanPair, data_files, make_pair, pairs_sha256, read_pairs, write_pairs
-from nl2sparql.planner.plan import Find, Mention
 
 PLAN = "Type: composition\nFind the siblings of {name}, assign it to ?x.\nThe answer is ?x.\n"
 

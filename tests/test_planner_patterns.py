@@ -20,19 +20,19 @@ import pytest
 
 from nl2sparql.cli import main
 from nl2sparql.compiler import generate, parse
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.oxigraph_store import OxigraphStore
 from nl2sparql.kg.store import Store, open_store
 from nl2sparql.memory_bank.bank import MemoryBank
 from nl2sparql.memory_bank.build_store import build_bank_from_store
 from nl2sparql.memory_bank.embedder import default_embedder
-from nl2sparql.planner import pattern_questions as say
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Answer, Combine, Count, Find, MakeSure, Rank
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.pairs import PlanPair, read_pairs, write_pairs
-from nl2sparql.planner.pattern_data import PATTERN_FILE, add_pairs, check_instances, sample_instances
-from nl2sparql.planner.pattern_graph import PatternGraph
-from nl2sparql.planner.patterns import PATTERNS, Instance, generate_instances
-from nl2sparql.planner.plan import Answer, Combine, Count, Find, MakeSure, Rank
+from nl2sparql.training import pattern_questions as say
+from nl2sparql.training.pattern_data import PATTERN_FILE, add_pairs, check_instances, sample_instances
+from nl2sparql.training.pattern_graph import PatternGraph
+from nl2sparql.training.patterns import PATTERNS, Instance, generate_instances
 
 PER_PATTERN = 5
 PLAN_TYPES = {

@@ -8,14 +8,17 @@ of WebQSP train and CWQ part A, synthesised from their gold SPARQL.
 from __future__ import annotations
 
 import doctest
+import importlib
 
 from conftest import parsed_gold_plans
 
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner import rebound_variables
-from nl2sparql.planner.backends.local import _repaired
-from nl2sparql.planner.rebound_variables import fresh_rebound
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.writer import format_plan
+from nl2sparql.planner.repairs import Asked, repair
+from nl2sparql.planner.repairs.fresh_rebound import fresh_rebound as rebound_rule
+
+NOTHING = Asked("")
+fresh_rebound = importlib.import_module("nl2sparql.planner.repairs.fresh_rebound")
 
 HIGH_SCHOOL = (
     "Type: conjunction\n"
@@ -29,7 +32,7 @@ HIGH_SCHOOL = (
 
 
 def test_doctests_hold() -> None:
-    assert doctest.testmod(rebound_variables).failed == 0
+    assert doctest.testmod(fresh_rebound).failed == 0
 
 
 def test_a_variable_reassigned_to_be_pinned_is_a_new_one() -> None:
@@ -37,12 +40,12 @@ def test_a_variable_reassigned_to_be_pinned_is_a_new_one() -> None:
     school type was assigned to the artist's ?v1, so the query asked for an artist who is
     *High school*; renamed, the plan is its gold plan's query, and the answer filter still
     names the artist."""
-    fixed = fresh_rebound(parse_plan(HIGH_SCHOOL.format(var="?v1")))
+    fixed = rebound_rule(parse_plan(HIGH_SCHOOL.format(var="?v1")), NOTHING)
     assert format_plan(fixed) == HIGH_SCHOOL.format(var="?v2")
     question = "What high school did the artist who recorded Girl Tonight attend?"
-    assert _repaired(parse_plan(HIGH_SCHOOL.format(var="?v1")), question, ()) == fixed
+    assert repair(parse_plan(HIGH_SCHOOL.format(var="?v1")), Asked(question)) == fixed
     compared = HIGH_SCHOOL.format(var="?v1").replace("Make sure ?v1 is High school.", "Make sure ?v1 is after 1990.")
-    assert "Make sure ?v2 is after 1990." in format_plan(fresh_rebound(parse_plan(compared)))
+    assert "Make sure ?v2 is after 1990." in format_plan(rebound_rule(parse_plan(compared), NOTHING))
 
 
 def test_intersections_windows_and_tests_against_variables_are_left_alone() -> None:
@@ -64,7 +67,7 @@ def test_intersections_windows_and_tests_against_variables_are_left_alone() -> N
     ]
     for steps in cases:
         plan = parse_plan(steps + "The answer is ?x.\n")
-        assert fresh_rebound(plan) is plan, steps
+        assert rebound_rule(plan, NOTHING) is plan, steps
 
 
 def test_no_gold_plan_is_changed() -> None:
@@ -74,5 +77,5 @@ def test_no_gold_plan_is_changed() -> None:
     for pair, plan in parsed_gold_plans():
         targets = [getattr(step, "target", None) for step in plan.steps if getattr(step, "target", None)]
         twice += len(targets) != len(set(targets))
-        assert fresh_rebound(plan) is plan, pair.id
+        assert rebound_rule(plan, NOTHING) is plan, pair.id
     assert twice > 500

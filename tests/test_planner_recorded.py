@@ -14,15 +14,15 @@ import pytest
 
 from nl2sparql.cli import main
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_format import format_plan
 from nl2sparql.kg.datasets import load_dataset
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.backends import open_planner, recorded
 from nl2sparql.planner.backends.local import SHIPPED_PLANNER
 from nl2sparql.planner.backends.recorded import RecordedPlanner
-from nl2sparql.planner.decode_pairs import decode_pairs
 from nl2sparql.planner.errors import PlannerDataError, PlannerError
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import META_FILE
+from nl2sparql.training.decode_pairs import decode_pairs
 
 PLAN = "Type: simple\nFind the sibling of the person Justin Bieber, assign it to ?x.\nThe answer is ?x.\n"
 

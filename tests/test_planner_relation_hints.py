@@ -33,7 +33,6 @@ from nl2sparql.planner.input_format import (
     with_relations,
 )
 from nl2sparql.planner.pairs import DEV_FILE, TRAIN_FILE, PlanPair, read_pairs, write_pairs
-from nl2sparql.planner.pattern_data import exemplars_for_patterns
 from nl2sparql.planner.relation_hints import (
     RelationHints,
     add_relation_hints,
@@ -41,7 +40,8 @@ from nl2sparql.planner.relation_hints import (
     ground_pair_files,
     with_gold,
 )
-from nl2sparql.planner.user_exemplars import example_pairs
+from nl2sparql.training.pattern_data import exemplars_for_patterns
+from nl2sparql.training.user_exemplars import example_pairs
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,16 @@ of WebQSP train and CWQ part A, synthesised from their gold SPARQL.
 from __future__ import annotations
 
 import doctest
+import importlib
 from collections import Counter
 
 from conftest import parsed_gold_plans
 
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner import repeated_ties
-from nl2sparql.planner.backends.local import _repaired
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.input_format import names_from_input, question_from_input
-from nl2sparql.planner.repeated_ties import without_unworded_repeats
+from nl2sparql.planner.repairs import Asked, repair
+from nl2sparql.planner.repairs.without_unworded_repeats import without_unworded_repeats
 
 SPOKEN = "Find the country that the human language Portuguese Language is countries spoken in, assign it to ?x.\n"
 OFFICIAL = "Find the country whose official language is Portuguese Language, assign it to ?x.\n"
@@ -28,6 +28,7 @@ CALLING_CODE = (
     "The answer is ?x.\n"
 )
 NAMES = ("Portuguese Language",)
+repeated_ties = importlib.import_module("nl2sparql.planner.repairs.without_unworded_repeats")
 
 
 def test_doctests_hold() -> None:
@@ -39,9 +40,9 @@ def test_an_unworded_second_tie_is_dropped() -> None:
     than fifty-five?* (CWQ dev): the plan also asked for Portuguese as the official language."""
     question = "In which countries do people speak Portuguese, and the country calling code is greater than fifty-five?"
     slipped = parse_plan("Type: comparative\n" + SPOKEN + OFFICIAL + CALLING_CODE)
-    fixed = without_unworded_repeats(slipped, question, NAMES)
+    fixed = without_unworded_repeats(slipped, Asked(question, NAMES))
     assert format_plan(fixed) == "Type: comparative\n" + SPOKEN + CALLING_CODE
-    assert _repaired(slipped, question, NAMES) == fixed
+    assert repair(slipped, Asked(question, NAMES)) == fixed
 
 
 def test_a_word_another_find_writes_is_not_the_ties() -> None:
@@ -50,7 +51,7 @@ def test_a_word_another_find_writes_is_not_the_ties() -> None:
     catalan = "Find the country whose official language is Catalan language, assign it to ?x.\n"
     plan = parse_plan(SPOKEN + OFFICIAL + catalan + "The answer is ?x.\n")
     question = "Which Portuguese-speaking country has Catalan as an official language?"
-    fixed = without_unworded_repeats(plan, question, NAMES + ("Catalan language",))
+    fixed = without_unworded_repeats(plan, Asked(question, NAMES + ("Catalan language",)))
     assert format_plan(fixed) == SPOKEN + catalan + "The answer is ?x.\n"
 
 
@@ -76,7 +77,7 @@ def test_worded_ties_variables_and_other_targets_are_left_alone() -> None:
     ]
     for steps, question in cases:
         plan = parse_plan(steps + "The answer is ?x.\n")
-        assert without_unworded_repeats(plan, question, NAMES) is plan, question
+        assert without_unworded_repeats(plan, Asked(question, NAMES)) is plan, question
 
 
 def test_a_word_of_another_variables_tie_still_words_this_one() -> None:
@@ -94,7 +95,7 @@ def test_a_word_of_another_variables_tie_still_words_this_one() -> None:
     )
     question = "Is Arabic the official language of more places than Welsh is?"
     plan = parse_plan(text)
-    assert without_unworded_repeats(plan, question, ("Arabic Language", "Welsh Language")) is plan
+    assert without_unworded_repeats(plan, Asked(question, ("Arabic Language", "Welsh Language"))) is plan
 
 
 def test_gold_plans_change_only_where_cwq_ties_an_unworded_relation() -> None:
@@ -103,7 +104,7 @@ def test_gold_plans_change_only_where_cwq_ties_an_unworded_relation() -> None:
     official language of questions that say *speaks Germanic languages*."""
     changed: Counter[str] = Counter()
     for pair, plan in parsed_gold_plans():
-        found = without_unworded_repeats(plan, question_from_input(pair.input), names_from_input(pair.input))
+        found = without_unworded_repeats(plan, Asked(question_from_input(pair.input), names_from_input(pair.input)))
         if found is not plan:
             changed[pair.id.partition("_")[0]] += 1
             assert "official language" not in question_from_input(pair.input).lower(), pair.id

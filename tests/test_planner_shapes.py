@@ -20,19 +20,19 @@ from conftest import rebuild_compiler
 from nl2sparql.compiler import canonical, parse
 from nl2sparql.config import data_file
 from nl2sparql.kg.freebase_schema import load_schema
-from nl2sparql.planner import shape_extend
-from nl2sparql.planner import shape_verbalise as say
-from nl2sparql.planner.complex_data import ComplexBuilder, complex_pairs, write_built_pairs
-from nl2sparql.planner.complex_extend import Extension
-from nl2sparql.planner.complex_facts import build_fact_index, training_records
-from nl2sparql.planner.complex_rebuild import rebuild_failure
-from nl2sparql.planner.complex_source import Source, read_source
+from nl2sparql.plan.steps import YES_NO, Compute, Count, MakeSure, Rank
 from nl2sparql.planner.pairs import TRAIN_FILE, read_pairs
-from nl2sparql.planner.plan import YES_NO, Compute, Count, MakeSure, Rank
-from nl2sparql.planner.shape_data import SHAPE_FILE, ShapeBuilder
-from nl2sparql.planner.shape_extend import SHAPES
-from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler
+from nl2sparql.training import shape_extend
+from nl2sparql.training import shape_verbalise as say
+from nl2sparql.training.complex_data import ComplexBuilder, complex_pairs, write_built_pairs
+from nl2sparql.training.complex_extend import Extension
+from nl2sparql.training.complex_facts import build_fact_index, training_records
+from nl2sparql.training.complex_rebuild import rebuild_failure
+from nl2sparql.training.complex_source import Source, read_source
+from nl2sparql.training.shape_data import SHAPE_FILE, ShapeBuilder
+from nl2sparql.training.shape_extend import SHAPES
+from nl2sparql.training.synthesise import PlanSynthesiser
 
 DISTRACTORS = 40
 

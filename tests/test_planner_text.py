@@ -12,11 +12,11 @@ import json
 import pytest
 
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_format import format_plan
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Answer, Find, Literal, MakeSure, Mention, Plan, Rank, Var
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner import input_format, target_text
 from nl2sparql.planner.input_format import entity_names, format_input, names_from_input
-from nl2sparql.planner.plan import Answer, Find, Literal, MakeSure, Mention, Plan, Rank, Var
 from nl2sparql.planner.target_text import choose_codec, decode_output, encode_target, restore_names
 
 

@@ -22,9 +22,7 @@ import torch
 from safetensors.torch import load_file
 
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner import cli
-from nl2sparql.planner import train as train_module
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.planner.backends.local import LocalPlanner
 from nl2sparql.planner.decoding import DecodingOptions
@@ -34,7 +32,9 @@ from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_b
 from nl2sparql.planner.output_tokens import recorded
 from nl2sparql.planner.pairs import PlanPair, make_pair, write_pairs
 from nl2sparql.planner.target_text import encode_target
-from nl2sparql.planner.train import TrainConfig, TrainResult, train
+from nl2sparql.training import cli
+from nl2sparql.training import train as train_module
+from nl2sparql.training.train import TrainConfig, TrainResult, train
 
 PLAN = "Type: composition\nFind the siblings of {name}, assign it to ?x.\nThe answer is ?x.\n"
 
@@ -219,7 +219,7 @@ def _forward_both(exported: Path, trained: Path, data: Path, n: int) -> tuple[An
 def test_an_exported_adapter_is_half_the_size_and_decodes_the_same(
     lora_ed: TrainResult, data: Path, tmp_path: Path
 ) -> None:
-    from nl2sparql.planner.export import export_planner
+    from nl2sparql.training.export import export_planner
 
     target = tmp_path / "shipped"
     meta = export_planner(lora_ed.out, target)
@@ -248,9 +248,9 @@ def test_a_blend_stores_the_weighted_sum_of_two_adapters_of_one_model(lora_ed: T
 
     from safetensors.torch import save_file
 
-    from nl2sparql.planner import export
     from nl2sparql.planner.adapter_int8 import read_adapter_weights
-    from nl2sparql.planner.export import export_planner
+    from nl2sparql.training import export
+    from nl2sparql.training.export import export_planner
 
     examples = doctest.testmod(export)
     assert examples.attempted > 0 and examples.failed == 0
@@ -289,7 +289,7 @@ def test_a_blend_stores_the_weighted_sum_of_two_adapters_of_one_model(lora_ed: T
 
 def test_an_int8_adapter_is_smaller_still_and_scores_the_same(lora_ed: TrainResult, data: Path, tmp_path: Path) -> None:
     from nl2sparql.planner.adapter_int8 import INT8_FILE, read_adapter_weights
-    from nl2sparql.planner.export import export_planner
+    from nl2sparql.training.export import export_planner
 
     target = tmp_path / "int8"
     meta = export_planner(lora_ed.out, target, "int8")

@@ -24,7 +24,7 @@ from nl2sparql.memory_bank.embedder import default_embedder
 from nl2sparql.planner.backends.local import exemplars_for
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory
-from nl2sparql.planner.user_exemplars import build_user_exemplars
+from nl2sparql.training.user_exemplars import build_user_exemplars
 
 OWN_KG = Path(__file__).parent / "fixtures" / "own_kg"
 QUESTIONS = OWN_KG / "records-qald.json"

@@ -16,8 +16,8 @@ from nl2sparql.compiler.assemble import (
 )
 from nl2sparql.compiler.ast import IRI, Var
 from nl2sparql.compiler.reconstruct import ReconstructionError, combinations, reconstruct
-from nl2sparql.grammar.plan_transformer import parse_plan
-from nl2sparql.planner.plan import PlanSyntaxError
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import PlanSyntaxError
 
 NS = "http://rdf.freebase.com/ns/"
 ENTITIES = {

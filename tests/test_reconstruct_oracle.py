@@ -21,8 +21,8 @@ import pytest
 from nl2sparql.evaluation.reconstruction_report import QuestionResult, evaluate, summarise
 from nl2sparql.memory_bank.build_queries import build_bank_from_queries, load_examples
 from nl2sparql.memory_bank.embedder import default_embedder
-from nl2sparql.planner.synthesise import PlanSynthesiser
 from nl2sparql.reconstruction import PlanCompiler, freebase_options
+from nl2sparql.training.synthesise import PlanSynthesiser
 
 pytestmark = pytest.mark.slow
 

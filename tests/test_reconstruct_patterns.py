@@ -22,8 +22,8 @@ from nl2sparql.compiler.ast import XSD_DATETIME, XSD_INTEGER
 from nl2sparql.compiler.lowering import LoweringOptions
 from nl2sparql.compiler.lowering.options import XSD_FLOAT
 from nl2sparql.compiler.reconstruct import reconstruct
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.oxigraph_store import OxigraphStore
+from nl2sparql.plan.reader import parse_plan
 
 NS = "http://rdf.freebase.com/ns/"
 XSD = "http://www.w3.org/2001/XMLSchema#"

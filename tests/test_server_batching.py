@@ -20,10 +20,10 @@ import pytest
 from conftest import FixtureKG
 
 from nl2sparql.errors import DeadlineExceeded
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.oxigraph_store import OxigraphStore
 from nl2sparql.memory_bank.bank_file import load_bank
 from nl2sparql.pipeline import Pipeline
+from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.batcher import BatchingPlanner
 from nl2sparql.planner.errors import PlannerError

@@ -402,5 +402,6 @@ def test_a_passed_deadline_stops_it(store: RdflibStore) -> None:
 
 
 def test_the_real_pipeline_class_keeps_the_protocol_too() -> None:
-    pipeline = pytest.importorskip("nl2sparql.pipeline")
-    assert issubclass(pipeline.Pipeline, AnsweringPipeline)
+    from nl2sparql.pipeline import Pipeline
+
+    assert issubclass(Pipeline, AnsweringPipeline)

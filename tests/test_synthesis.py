@@ -9,10 +9,10 @@ import pytest
 
 from nl2sparql.compiler.assemble import resolve_plan
 from nl2sparql.config import data_file
-from nl2sparql.grammar.plan_transformer import parse_plan
 from nl2sparql.kg.datasets import load_dataset
-from nl2sparql.planner.plan import Combine, Find, MakeSure, Rank
-from nl2sparql.planner.synthesise import PlanSynthesiser, SynthesisError, plan_type
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Combine, Find, MakeSure, Rank
+from nl2sparql.training.synthesise import PlanSynthesiser, SynthesisError, plan_type
 
 
 @cache

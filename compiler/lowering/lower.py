@@ -64,9 +64,9 @@ from nl2sparql.compiler.ast import (
 from nl2sparql.compiler.lowering import filters, graph, time_window
 from nl2sparql.compiler.lowering.options import LoweringError, LoweringOptions
 from nl2sparql.compiler.lowering.union import branches
-from nl2sparql.planner.plan import Answer, Combine, Compute, Count, Find, MakeSure, Rank, Step
-from nl2sparql.planner.plan import Literal as PlanLiteral
-from nl2sparql.planner.plan import Var as PlanVar
+from nl2sparql.plan.steps import Answer, Combine, Compute, Count, Find, MakeSure, Rank, Step
+from nl2sparql.plan.steps import Literal as PlanLiteral
+from nl2sparql.plan.steps import Var as PlanVar
 
 
 @dataclass(slots=True)
@@ -423,7 +423,7 @@ AGGREGATES = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"
 def aggregate_of(step: Count | Compute) -> Aggregate:
     """``COUNT(DISTINCT ?v)`` for a ``Count``; ``AVG(?v)``, ``SUM(?v)``, ... for a ``Compute``.
 
-    >>> from nl2sparql.planner.plan import Var as V
+    >>> from nl2sparql.plan.steps import Var as V
     >>> print(aggregate_of(Compute("average", V("y"), V("a"))))
     AVG(?y)
     """

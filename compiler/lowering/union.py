@@ -9,7 +9,7 @@ or that something outside the union reads, stay outside it and join both branche
 from __future__ import annotations
 
 from nl2sparql.compiler.lowering.options import LoweringError
-from nl2sparql.planner.plan import Combine, Compute, Count, Find, MakeSure, Plan, Rank, Var
+from nl2sparql.plan.steps import Combine, Compute, Count, Find, MakeSure, Plan, Rank, Var
 
 
 def _cone(plan: Plan, var: Var, before: int) -> set[int]:

@@ -50,7 +50,7 @@ _BUILTIN: dict[str, str] = {
     "grounded": "nl2sparql.planner.backends.local:open_grounded",
     "hf": "nl2sparql.planner.backends.local:open_hf",
     "openai": "nl2sparql.planner.backends.openai_chat:open_openai",
-    "oracle": "nl2sparql.planner.backends.oracle:open_oracle",
+    "oracle": "nl2sparql.training.oracle:open_oracle",
     "plain": "nl2sparql.planner.backends.local:open_plain",
     "freebase": "nl2sparql.planner.backends.local:open_freebase",
     "plans": "nl2sparql.planner.backends.recorded:open_recorded",

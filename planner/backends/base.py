@@ -2,9 +2,10 @@
 
 Backends differ in where plans come from (a local model, a chat-completions server, the
 gold SPARQL) but not in what they return: a :class:`PlannerOutput` with the plan text,
-the parsed :class:`~nl2sparql.planner.plan.Plan`, how many candidates were read and the
-time it took. A backend implements :meth:`Planner._plan_chunk`; batching, timing and the
-choice between raising and returning per-question errors live here, once.
+the parsed :class:`~nl2sparql.plan.steps.Plan`, how many candidates were read and the
+time it took. A backend implements :meth:`Planner._plan_chunk`; batching, timing, the plan repairs
+(:mod:`nl2sparql.planner.repairs`, which every backend's plans and alternatives pass
+through) and the choice between raising and returning per-question errors live here, once.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from types import MappingProxyType, TracebackType
 from typing import Any, Literal
 
 from nl2sparql.errors import DeadlineExceeded
-from nl2sparql.grammar.plan_format import format_plan
+from nl2sparql.plan.steps import Plan, PlanError
+from nl2sparql.plan.writer import format_plan
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.plan import Plan, PlanError
+from nl2sparql.planner.repairs import RULES, Asked, Rule, repair
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ class Planner(ABC):
     """A source of plans; open one with :func:`nl2sparql.planner.backends.open_planner`."""
 
     name: str = "planner"
+    #: the repairs this planner's plans pass through (:data:`nl2sparql.planner.repairs.RULES`)
+    repairs: tuple[Rule, ...] = RULES
 
     @abstractmethod
     def _plan_chunk(self, requests: Sequence[PlanRequest]) -> list[ChunkResult]:
@@ -124,20 +128,20 @@ class Planner(ABC):
             began = time.perf_counter()
             results = self._plan_chunk(chunk)
             share = (time.perf_counter() - began) * 1000 / len(chunk)
-            for result in results:
+            for request, result in zip(chunk, results, strict=True):
                 if isinstance(result, PlannerError):
                     if errors == "raise":
                         raise result
                     outputs.append(result)
                 else:
                     raw, plan, attempts, *more = result
-                    alternatives = tuple(more[0]) if more else ()
+                    asked = Asked.of(request.question, request.entities)
+                    plan = repair(plan, asked, self.repairs)
+                    alternatives = tuple(repair(p, asked, self.repairs) for p in (more[0] if more else ()))
                     outputs.append(PlannerOutput(_canonical(plan, raw), plan, attempts, share, raw, alternatives))
         return outputs
 
-    def alternatives(
-        self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None
-    ) -> tuple[Plan, ...]:
+    def alternatives(self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None) -> tuple[Plan, ...]:
         """Other plans for ``request`` than ``chosen``, best first, computed only when asked for
         (a plan that compiles to nothing or answers nothing). Backends that find alternatives
         while planning return them with the plan instead; this default has none more."""
@@ -146,7 +150,19 @@ class Planner(ABC):
     def alternatives_batch(
         self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
     ) -> list[tuple[Plan, ...] | PlannerError]:
-        """:meth:`alternatives` for many questions at once (a local model decodes them as one batch)."""
+        """:meth:`alternatives` for many questions at once, repaired like every plan."""
+        found = self._alternatives_batch(requests, chosen)
+        return [
+            plans
+            if isinstance(plans, PlannerError)
+            else tuple(repair(p, Asked.of(r.question, r.entities), self.repairs) for p in plans)
+            for plans, r in zip(found, requests, strict=True)
+        ]
+
+    def _alternatives_batch(
+        self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
+    ) -> list[tuple[Plan, ...] | PlannerError]:
+        """A backend's other plans for many questions (a local model decodes them as one batch)."""
         found: list[tuple[Plan, ...] | PlannerError] = []
         for request, plan in zip(requests, chosen, strict=True):
             try:

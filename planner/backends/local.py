@@ -21,18 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nl2sparql.config import home_dir
+from nl2sparql.plan.steps import Plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
-from nl2sparql.planner.copied_values import copy_values
 from nl2sparql.planner.decoding import Decoded, DecodingOptions, alternative_plans, decode_plans
 from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.exemplars import ExemplarMemory, exemplar_count, planner_inputs
 from nl2sparql.planner.input_format import entity_names
 from nl2sparql.planner.model_meta import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
-from nl2sparql.planner.plan import Plan
-from nl2sparql.planner.rebound_variables import fresh_rebound
 from nl2sparql.planner.relation_hints import RelationHints, relation_count
-from nl2sparql.planner.repeated_ties import without_unworded_repeats
 
 if TYPE_CHECKING:  # loaded when a planner is opened: the numpy runtime never imports torch
     from nl2sparql.planner.model import PlannerModel
@@ -107,8 +104,8 @@ class LocalPlanner(Planner):
         with self._slots:
             decoded = decode_plans(self.model, inputs, names, questions, self.options)
         return [
-            _copying(d, q, n) if isinstance(d, Decoded) else d
-            for d, q, n in zip(decoded, questions, names, strict=True)
+            (d.text, d.plan, d.attempts, tuple(p for _, p in d.alternatives)) if isinstance(d, Decoded) else d
+            for d in decoded
         ]
 
     def alternatives(self, request: PlanRequest, chosen: Plan, *, deadline: float | None = None) -> tuple[Plan, ...]:
@@ -118,18 +115,14 @@ class LocalPlanner(Planner):
             raise found
         return found
 
-    def alternatives_batch(
+    def _alternatives_batch(
         self, requests: Sequence[PlanRequest], chosen: Sequence[Plan]
     ) -> list[tuple[Plan, ...] | PlannerError]:
         """The other beams of many questions, decoded as one batch."""
         names = [entity_names(r.entities) for r in requests]
         sources = self.inputs(requests, reuse=True)
         with self._slots:
-            found = alternative_plans(self.model, sources, names, chosen, self.options)
-        return [
-            plans if isinstance(plans, PlannerError) else tuple(_repaired(p, r.question, n) for p in plans)
-            for plans, r, n in zip(found, requests, names, strict=True)
-        ]
+            return alternative_plans(self.model, sources, names, chosen, self.options)
 
     def info(self) -> dict[str, Any]:
         meta = {key: value for key, value in self.model.meta.items() if key != "data"}
@@ -143,22 +136,6 @@ class LocalPlanner(Planner):
             **meta,
             "data": self.model.meta.get("data"),
         }
-
-
-def _copying(decoded: Decoded, question: str, names: Sequence[str]) -> ChunkResult:
-    """A decoded plan and its alternatives with their slips put right (:func:`_repaired`)."""
-    plan = _repaired(decoded.plan, question, names)
-    alternatives = tuple(_repaired(p, question, names) for _, p in decoded.alternatives)
-    return decoded.text, plan, decoded.attempts, alternatives
-
-
-def _repaired(plan: Plan, question: str, names: Sequence[str]) -> Plan:
-    """``plan`` with the values it miscopied from ``question`` copied again
-    (:mod:`~nl2sparql.planner.copied_values`), a variable it reassigned only to pin it to a
-    value renamed (:mod:`~nl2sparql.planner.rebound_variables`) and a second tie of one of the
-    entities ``names`` to a variable through a relation the question never words dropped
-    (:mod:`~nl2sparql.planner.repeated_ties`)."""
-    return without_unworded_repeats(fresh_rebound(copy_values(plan, question)), question, names)
 
 
 def _options(options: dict[str, Any]) -> tuple[DecodingOptions, Any, str | None, Any]:

@@ -21,11 +21,11 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import Plan, PlanError
 from nl2sparql.planner.backends.base import Planner, PlanRequest
 from nl2sparql.planner.errors import PlannerError
 from nl2sparql.planner.input_format import format_input
-from nl2sparql.planner.plan import Plan, PlanError
 
 API_KEY_VARIABLE = "NL2SPARQL_OPENAI_KEY"
 

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from nl2sparql.grammar.plan_transformer import parse_plan
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import PlanError
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.planner.plan import PlanError
 
 #: a larger file is refused before it is read
 MAX_FILE_BYTES = 64 * 1024 * 1024
