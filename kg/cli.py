@@ -24,6 +24,7 @@ KG_EPILOG = """examples:
   nl2sparql kg query --store ./store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
   nl2sparql kg stats --store ./store
   nl2sparql kg link --store ./store "who are the members of the beatles"
+  nl2sparql kg ground --store ./store "how many bands were formed in 1991"
 """
 
 LINK_EPILOG = """Entities are found by their labels (rdfs:label, skos:prefLabel/altLabel, schema:name,
@@ -34,6 +35,18 @@ says how many entities each source named. The index is cached in the store folde
 examples:
   nl2sparql kg link --store ./store "which band was john lennon a member of"
   nl2sparql kg link --store ./store "paul mccartney" --top 3 --json
+"""
+
+GROUND_EPILOG = """Grounds the question in the graph: the entities it names (as 'kg link' finds them),
+the classes (labels and IRI local names, singular or plural: "bands" -> Band) and the
+literal values it writes (strings, numbers and dates that occur as objects, with their
+predicates). Each is printed with its score, best first. The classes and values are read
+once (literals up to 60 characters, the 50,000 most frequent (value, predicate) pairs) and
+cached in the store folder beside the label index.
+
+examples:
+  nl2sparql kg ground --store ./store "which albums were released in 1975"
+  nl2sparql kg ground --store ./store "companies based in Leipzig" --top 3 --json
 """
 
 IMPORT_EPILOG = """FB15k-237 collapses Freebase CVT nodes into relations such as
@@ -140,6 +153,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     link.add_argument("--top", type=int, default=5, help="candidates to list (default 5)")
     link.add_argument("--json", action="store_true", help="print the index report and candidates as JSON")
     link.set_defaults(func=_link)
+
+    ground = commands.add_parser(
+        "ground",
+        help="the entities, classes and literal values a question names, with scores",
+        epilog=GROUND_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    _target_options(ground)
+    ground.add_argument("question", help="the question text")
+    ground.add_argument("--top", type=int, default=5, help="groundings of each kind to list (default 5)")
+    ground.add_argument("--json", action="store_true", help="print the index report and groundings as JSON")
+    ground.set_defaults(func=_ground)
 
 
 def _target_options(parser: argparse.ArgumentParser) -> None:
@@ -277,6 +302,42 @@ def _link(args: argparse.Namespace) -> int:
     for c in candidates:
         print(f"  {c.score:6.3f}  {c.entity_id}  {c.name!r}  ({c.match} match of {c.mention!r})")
     return 0
+
+
+def _ground(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from nl2sparql.kg.grounding import Grounder
+    from nl2sparql.question import check_question
+
+    question = check_question(args.question)  # before the store is opened
+    with _open(args) as store:
+        grounder = Grounder.from_store(store)
+    grounding = grounder.ground(question, k=max(args.top, 0))
+    report, labels = grounder.report, grounder.linker.report if grounder.linker else None
+    if args.json:
+        index = {**asdict(report), "cache_path": str(report.cache_path)} if report else {}
+        print(json.dumps({"index": index, **grounding.to_json()}, indent=2, ensure_ascii=False))
+        return 0
+    print("; ".join(r.describe() for r in (report, labels) if r is not None))
+    for line in _grounding_lines(grounding):
+        print(line)
+    return 0
+
+
+def _grounding_lines(grounding: Any) -> list[str]:
+    """Each grounding as one line under its kind: score, what it is, how it matched which words."""
+    lines = ["entities:"]
+    for e in grounding.entities:
+        lines.append(f"  {e.score:6.3f}  {e.entity_id}  {e.name!r}  ({e.match} match of {e.mention!r})")
+    lines.append("classes:")
+    for c in grounding.classes:
+        lines.append(f"  {c.score:6.3f}  {c.iri}  {c.name!r}  ({c.match} match of {c.mention!r})")
+    lines.append("values:")
+    for v in grounding.values:
+        predicates = ", ".join(v.predicates[:3]) + (f" (+{len(v.predicates) - 3})" if len(v.predicates) > 3 else "")
+        lines.append(f"  {v.score:6.3f}  {v.term().n3()}  of {predicates}  ({v.match} match of {v.mention!r})")
+    return lines
 
 
 def _report_dict(report: Any) -> dict[str, Any]:
