@@ -12,7 +12,9 @@ from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).parent
-SUBPACKAGES = ("plan", "compiler", "memory_bank", "planner", "training", "kg", "server", "evaluation")
+SUBPACKAGES = (
+    "plan", "compiler", "memory_bank", "kg", "candidates", "ranker", "planner", "training", "server", "evaluation",
+)  # fmt: skip
 
 package_dir = {"nl2sparql": "nl2sparql"}
 packages = ["nl2sparql"]

@@ -49,6 +49,11 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--exemplars", metavar="DIR", help="local planner: read this exemplar memory ('nl2sparql planner exemplars')"
     )
+    group.add_argument(
+        "--candidates",
+        choices=("auto", "graph", "off"),
+        help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
+    )
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 
@@ -58,7 +63,8 @@ def pipeline_from_args(args: argparse.Namespace, **overrides: Any) -> Any:
     from nl2sparql.settings import load_settings
 
     keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner", "exemplars")
-    flags = {key: getattr(args, key, None) for key in (*keys, "dialect", "timeout", "limit", "decoding", "plan_batch")}
+    more = ("dialect", "timeout", "limit", "decoding", "plan_batch", "candidates")
+    flags = {key: getattr(args, key, None) for key in (*keys, *more)}
     if getattr(args, "no_execute", False):
         flags["execute"] = False
     flags.update(overrides)
@@ -79,7 +85,7 @@ def parse_entities(text: str | None) -> dict[str, str] | None:
     raise InvalidQuestion('--entities must be a JSON object {"id": "name"} or a list of ids')
 
 
-def print_result(result: Any) -> None:
+def print_result(result: Any, explain: bool = False) -> None:
     print(f"question: {result.question}")
     if result.entities:
         print("entities: " + ", ".join(f"{name} ({eid})" for eid, name in result.entities.items()))
@@ -97,12 +103,18 @@ def print_result(result: Any) -> None:
             print(f"  {answer.name} ({answer.id})" if answer.name else f"  {answer.id}")
     if result.error:
         print(f"error: {result.error}")
+    if explain and result.candidates:
+        print("candidates (best first):")
+        for rank, candidate in enumerate(result.candidates, 1):
+            print(f"  {rank}. {candidate.score:.3f} {candidate.shape} ({candidate.source})")
+            for line in candidate.plan:
+                print(f"       {line}")
     timing = ", ".join(f"{k} {v:.1f} ms" for k, v in result.timings_ms.items())
     print(f"timings: {timing}")
 
 
 #: flags that name a KG, bank or planner of their own: with one of them, ``ask`` answers locally
-LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch", "exemplars")
+LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch", "exemplars", "candidates")
 
 
 def service_address(args: argparse.Namespace) -> str | None:
@@ -143,7 +155,7 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
-        print_result(result)
+        print_result(result, explain=getattr(args, "explain", False))
     return 0 if result.error is None else 1
 
 
@@ -194,6 +206,7 @@ def register(subparsers: Any) -> None:
     ask.add_argument("--entities", help='entity ids (skip linking): \'{"m.0x": "Name"}\' or \'["m.0x"]\'')
     ask.add_argument("--no-execute", action="store_true", help="compile only; do not run the query")
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    ask.add_argument("--explain", action="store_true", help="also print the best candidates with their scores")
     ask.add_argument(
         "--service",
         metavar="HOST:PORT",

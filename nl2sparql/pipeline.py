@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from nl2sparql.errors import ConfigError, DeadlineExceeded, InvalidQuestion, Nl2SparqlError
 from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.question import check_question
-from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Recalled, Stage, StageEvent
+from nl2sparql.results import Answer, AskResult, Attempt, Candidate, Ranked, Recalled, Stage, StageEvent
 from nl2sparql.settings import DIALECTS, Settings, load_settings
 
 if TYPE_CHECKING:  # the compiler loads when a pipeline first compiles
@@ -138,6 +138,7 @@ class Pipeline:
         self._linker_lock = threading.Lock()
         self.compiler = PlanCompiler(bank, dialect="full-iri")
         self._info = dict(describe_info or {})
+        self._discriminator: Any = None
 
     # -- construction ------------------------------------------------------------------
 
@@ -173,6 +174,17 @@ class Pipeline:
         planner = _open_planner(settings, bank)
         info["planner"] = {"spec": settings.planner}
         return cls(bank=bank, planner=planner, store=store, settings=settings, describe_info=info)
+
+    @property
+    def discriminator(self) -> Any:
+        """Grounding, the agent and the scorer over this pipeline's store and bank (built on first use)."""
+        if self._discriminator is None:
+            with self._linker_lock:
+                if self._discriminator is None:
+                    from nl2sparql.discriminate import Discriminator
+
+                    self._discriminator = Discriminator(self.bank, self.store, self._linker)
+        return self._discriminator
 
     @property
     def linker(self) -> Any:
@@ -246,6 +258,28 @@ class Pipeline:
         _check_deadline(deadline, "linking")
         linked = self._entities(text, entities, execute)
         yield event("linked", began, entities=linked)
+
+        from nl2sparql.discriminate import applies
+
+        ranked: tuple[Ranked, ...] = ()
+        planner_name = str(getattr(self.planner, "name", ""))
+        if applies(self.settings.candidates, self.bank, self.store, execute, planner_name):
+            began = time.perf_counter()
+            _check_deadline(deadline, "planning")
+            chosen = self.discriminator.choose(
+                text, entities, dialect=dialect, deadline=deadline, timeout=self.settings.timeout
+            )
+            ranked = tuple(Ranked(c.steps, c.shape, round(c.score, 4), c.source) for c in chosen.candidates[:5])
+            if chosen.adopted is not None:
+                adopted = chosen.adopted
+                yield event("planned", began, type=adopted.shape, plan=adopted.steps, candidates=ranked)
+                ids = list(chosen.answers)[:limit] if limit is not None else list(chosen.answers)
+                names = self._names(ids)
+                answers = tuple(Answer(i, names.get(i)) for i in ids)
+                yield event("executed", time.perf_counter(), sparql=chosen.sparql, answers=answers)
+                yield event("result", time.perf_counter())
+                return
+            result = replace(result, candidates=ranked)
 
         began = time.perf_counter()
         _check_deadline(deadline, "planning")

@@ -52,6 +52,16 @@ class Attempt:
 
 
 @dataclass(frozen=True, slots=True)
+class Ranked:
+    """A candidate plan the ranker scored: its sentences, shape, score and where it came from."""
+
+    plan: tuple[str, ...]
+    shape: str
+    score: float
+    source: str = "graph"
+
+
+@dataclass(frozen=True, slots=True)
 class AskResult:
     """Everything about one question: the trace from linking to answers."""
 
@@ -65,6 +75,8 @@ class AskResult:
     attempts: tuple[Attempt, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     error: str | None = None
+    #: the best candidates the ranker scored, best first (the adopted one among them)
+    candidates: tuple[Ranked, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

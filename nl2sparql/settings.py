@@ -17,6 +17,7 @@ Example ``nl2sparql.toml``::
     plan_batch_ms = 10                   # gathering window for a batch
     service = "127.0.0.1:50051"          # `ask` sends its question to this running service
     exemplars = "/data/my-exemplars"     # the local planner's exemplars: `nl2sparql planner exemplars`
+    candidates = "auto"                  # plans built over the graph and ranked: auto | graph | off
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from nl2sparql.errors import ConfigError
 
 DIALECTS = ("sparql11", "full-iri", "virtuoso")
 DECODINGS = ("greedy-first", "beams")
+CANDIDATES = ("auto", "graph", "off")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,9 @@ class Settings:
     #: an exemplar memory (``nl2sparql planner exemplars``) the local planner reads instead of the
     #: one it was trained with: plans of your own graph's example questions
     exemplars: str | None = None
+    #: candidate plans built over the graph and chosen by the ranker, tried before the planner's:
+    #: "auto" on a graph other than Freebase, "graph" on any, "off" never
+    candidates: str = "auto"
 
     def __post_init__(self) -> None:
         if self.store and self.endpoint:
@@ -73,6 +78,8 @@ class Settings:
             raise ConfigError(f"plan_retries must be zero or positive, got {self.plan_retries}")
         if self.decoding not in DECODINGS:
             raise ConfigError(f"unknown decoding {self.decoding!r}: choose one of {', '.join(DECODINGS)}")
+        if self.candidates not in CANDIDATES:
+            raise ConfigError(f"unknown candidates {self.candidates!r}: choose one of {', '.join(CANDIDATES)}")
         if not 1 <= self.plan_batch <= 64:
             raise ConfigError(f"plan_batch must be 1 to 64, got {self.plan_batch}")
         if not 0 <= self.plan_batch_ms <= 1000:

@@ -15,7 +15,7 @@ import pytest
 
 import nl2sparql
 
-AREAS = ("plan", "compiler", "kg", "memory_bank", "planner", "training", "server", "evaluation")
+AREAS = ("plan", "compiler", "kg", "memory_bank", "candidates", "ranker", "planner", "training", "server", "evaluation")
 
 
 def _modules() -> list[str]:

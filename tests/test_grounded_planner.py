@@ -3,7 +3,8 @@
 ``planner/default`` is an int8 LoRA adapter made by ``planner train`` and ``planner
 export`` from pairs with relation hints, KG-pattern pairs and the QALD shapes (README,
 "Planner"). On the records graph (no labels, its own namespaces) with a bank built from
-the store alone and the entities the linker finds, it must write the shapes the previous
+the store alone and the entities the linker finds (and no graph candidates: the planner's
+own plans are what is tested here), it must write the shapes the previous
 default (``--planner plain``) never writes (a yes/no plan compiled to ``ASK``, a name that
 contains a word) in the graph's words, and the pipeline must answer them. Real store,
 embedder and planner.
@@ -25,6 +26,7 @@ from nl2sparql.planner.backends.local import SHIPPED_PLANNER
 from nl2sparql.planner.model import META_FILE, read_meta
 from nl2sparql.planner.pairs import EXEMPLARS_DIR
 from nl2sparql.planner.relation_hints import relation_count
+from nl2sparql.settings import Settings
 from nl2sparql.training.data import build_exemplar_memory
 
 pytestmark = pytest.mark.skipif(not (SHIPPED_PLANNER / META_FILE).is_file(), reason="no planner shipped")
@@ -50,7 +52,7 @@ def pipeline(store: Store, tmp_path_factory: pytest.TempPathFactory):  # type: i
         patch.setenv("NL2SPARQL_HOME", str(home))
         planner = open_planner("default", bank=bank)
     with planner:
-        yield Pipeline(bank=bank, planner=planner, store=store)
+        yield Pipeline(bank=bank, planner=planner, store=store, settings=Settings(candidates="off"))
 
 
 def test_it_reads_the_graphs_relation_hints(pipeline: Pipeline) -> None:

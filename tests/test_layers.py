@@ -6,6 +6,8 @@ lazy import cannot hide an upward dependency. The layers, bottom up (docs/ARCHIT
     errors, config, question, results, settings   the face package's plain modules
     plan                                          the plan language
     compiler, kg, memory_bank                     SPARQL, stores and linking, the memory
+    candidates, ranker                            the agent that builds plans over the graph, the
+                                                  model that scores them
     planner                                       models that write plans
     reconstruction, pipeline, server              answering a question
     training                                      making the models
@@ -27,14 +29,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: repository folders that install as ``nl2sparql.<folder>`` (``nl2sparql/`` is the face)
-SUBPACKAGES = ("plan", "compiler", "kg", "memory_bank", "planner", "training", "server", "evaluation")
+SUBPACKAGES = (
+    "plan", "compiler", "kg", "memory_bank", "candidates", "ranker", "planner", "training", "server", "evaluation",
+)  # fmt: skip
 #: modules of the face package that any layer may import: they import nothing above them
 BASE = frozenset(f"nl2sparql.{name}" for name in ("errors", "config", "question", "results", "settings"))
 #: what each package must never import (its own modules aside)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "compiler": ("planner", "training", "memory_bank", "kg", "server", "evaluation"),
     "kg": ("planner", "training", "memory_bank", "compiler", "server", "evaluation"),
-    "memory_bank": ("planner", "training", "server", "evaluation"),
+    "memory_bank": ("planner", "training", "server", "evaluation", "candidates", "ranker"),
+    "candidates": ("planner", "training", "server", "evaluation", "ranker"),
+    "ranker": ("planner", "training", "server", "evaluation", "kg", "memory_bank"),
     "planner": ("training", "server", "evaluation"),
     "server": ("training", "evaluation"),
 }

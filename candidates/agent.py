@@ -1,0 +1,262 @@
+"""The agent: candidate plans built over the graph from what the question was grounded in.
+
+Pangu's split ("Don't Generate, Discriminate"): this module knows what is valid (the
+bank's statements, the store's edges), the scorer knows what is likely. The search is a
+small beam loop over partial plans:
+
+1. **bases**: one hop from each grounded entity, class or value, over every bank statement
+   whose first edge the node really has;
+2. the best bases are **extended**: a second hop from the nodes they reach, and
+   **intersections** of two bases from different anchors that share a node;
+3. the best of those get the **operators** the question's cues open (count, yes/no,
+   ranking with a window, comparison, aggregate, per-group aggregate, negation, several
+   columns) over attributes the nodes they reach really have.
+
+Every candidate reaches something on the store (a pattern that matches nothing is
+dropped), every look at the store is bounded (:class:`~nl2sparql.candidates.graph.GraphView`),
+and the whole search stops at ``max_candidates``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from nl2sparql.candidates.candidate import Anchor, Candidate
+from nl2sparql.candidates.cues import Cues, read_cues
+from nl2sparql.candidates.graph import GraphView
+from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, edge_of
+from nl2sparql.candidates.shapes import is_number, operators
+from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
+from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.memory_bank.statement import Statement
+
+#: ``scores(question, candidates) -> one float each``: the ranker, or any stand-in
+Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
+_X = re.compile(r"\?x\b")
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_ANSWER = "The answer is ?x."
+
+
+@dataclass(frozen=True, slots=True)
+class AgentLimits:
+    """Bounds of one question's search (every input has one)."""
+
+    entities: int = 3
+    classes: int = 2
+    values: int = 2
+    beam: int = 8
+    statements_per_node: int = 40
+    attributes: int = 12
+    max_candidates: int = 240
+    store_queries: int = 300
+    timeout: float = 2.0
+
+
+def anchors_of(grounding: Any, limits: AgentLimits) -> list[Anchor]:
+    """The grounded items a search starts from, best first within each kind."""
+    found = [
+        Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score))
+        for e in grounding.entities[: limits.entities]
+    ]
+    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
+    for value in grounding.values[: limits.values]:
+        term = value.term().n3()
+        shown = value.value if is_number(value.datatype) else f'"{value.value}"'
+        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3])))
+    return found
+
+
+def _as_asked(name: str, mention: str) -> str:
+    """An entity named from its IRI keeps the question's words when the name only adds a type
+    letter (``Radiohead B`` asked as *Radiohead*).
+
+    >>> _as_asked("Radiohead B", "radiohead"), _as_asked("John Lennon", "lennon")
+    ('Radiohead', 'John Lennon')
+    """
+    extra = name[len(mention) :].strip()
+    if name.lower().startswith(mention.lower()) and len(extra) == 1 and extra.isupper():
+        return name[: len(mention)]
+    return name
+
+
+def _iri_term(entity_id: str) -> str:
+    return f"<{entity_id}>" if entity_id.startswith(("http://", "https://")) else f"<{FREEBASE_NS}{entity_id}>"
+
+
+class Agent:
+    """Builds scored candidates for questions over one memory bank and one store."""
+
+    def __init__(self, bank: Any, store: Any, limits: AgentLimits | None = None) -> None:
+        self.bank = bank
+        self.store = store
+        self.limits = limits or AgentLimits()
+        self.prefixes = {**STATEMENT_PREFIXES, **dict(bank.meta.prefixes)}
+        self._by_edge: dict[Edge, list[Statement]] = defaultdict(list)
+        for statement in bank.entries("graph"):
+            edge = edge_of(statement, self.prefixes)
+            if edge is not None:
+                self._by_edge[edge].append(statement)
+
+    # -- the search ------------------------------------------------------------------------
+
+    def candidates(self, question: str, grounding: Any, scores: Scores, cues: Cues | None = None) -> list[Candidate]:
+        """The question's candidates, best first, each with its score."""
+        cues = cues or read_cues(question)
+        view = GraphView(self.store, self.limits.timeout, self.limits.store_queries)
+        anchors = anchors_of(grounding, self.limits)
+        bases = [b for a in anchors for b in self._bases(view, a)]
+        bases = self._best(question, bases, scores, self.limits.beam * 2)
+        grown = [c for b in bases if b.hops == 1 for c in self._second_hops(view, b)]
+        grown = self._best(question, grown, scores, self.limits.beam * 2)
+        grown += self._intersections(view, bases + grown)
+        pool = [self._typed(view, c) for c in self._best(question, bases + grown, scores, self.limits.beam)]
+        final = list(pool)
+        if cues.yes_no:
+            final += self._yes_no(view, bases + grown, anchors)
+        for base in pool:
+            numbers, others = self._attributes(view, base)
+            final += [c for c in operators(base, cues, numbers, others) if view.reaches(c.patterns) or c.tail]
+        final = _unique(final)[: self.limits.max_candidates]
+        ranked = sorted(zip(final, scores(question, final), strict=True), key=lambda pair: -pair[1])
+        return [candidate.scored(score) for candidate, score in ranked]
+
+    def _best(self, question: str, found: list[Candidate], scores: Scores, keep: int) -> list[Candidate]:
+        found = _unique(found)
+        if len(found) <= keep:
+            return found
+        ranked = sorted(zip(found, scores(question, found), strict=True), key=lambda pair: -pair[1])
+        return [candidate for candidate, _ in ranked[:keep]]
+
+    def _typed(self, view: GraphView, candidate: Candidate) -> Candidate:
+        """``candidate`` with the kind of answer it finds (a node or a value), from one sample."""
+        found = view.sample(candidate.patterns, "?x", 1)
+        return replace(candidate, answer_kind=found[0].type if found else "")
+
+    # -- bases -----------------------------------------------------------------------------
+
+    def _statements(self, view: GraphView, term: str) -> list[Statement]:
+        found = [s for edge in sorted(view.edges(term), key=str) for s in self._by_edge.get(edge, ())]
+        return sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
+
+    def _bases(self, view: GraphView, anchor: Anchor) -> Iterable[Candidate]:
+        statements = self._statements(view, anchor.term)
+        if anchor.kind == "class":  # a class's own edges are the schema's: only its instances count
+            statements = [s for s in statements if edge_of(s, self.prefixes) == Edge(RDF_TYPE, "in")]
+        for statement in statements:
+            hop = bind(statement, anchor.term, anchor.name, "?x", ["?c1"], self.prefixes)
+            yield _base(hop, anchor)
+        if anchor.kind == "value":
+            for predicate in anchor.predicates:
+                for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
+                    hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
+                    if hop is not None:
+                        yield _base(hop, anchor)
+
+    def _second_hops(self, view: GraphView, base: Candidate) -> Iterable[Candidate]:
+        """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``?m``)."""
+        first = _renamed(base, "?m")
+        seen: set[str] = set()
+        for node in view.sample(base.patterns, "?x"):
+            if node.type != "uri":
+                continue
+            for statement in self._statements(view, f"<{node.value}>"):
+                if statement.id in seen:
+                    continue
+                seen.add(statement.id)
+                hop = bind(statement, "?m", "?m", "?x", ["?c2"], self.prefixes)
+                candidate = replace(
+                    first, steps=(*first.steps, hop.sentence, _ANSWER), patterns=first.patterns + hop.patterns, hops=2
+                )
+                if view.reaches(candidate.patterns):
+                    yield candidate
+
+    def _intersections(self, view: GraphView, found: Sequence[Candidate]) -> Iterable[Candidate]:
+        """Two readings from different anchors that find a node in common (at most three hops)."""
+        for i, a in enumerate(found):
+            for b in found[i + 1 :]:
+                if a.hops + b.hops > 3 or set(a.anchors) & set(b.anchors):
+                    continue
+                b_own = _renamed_helpers(b)
+                steps = (*_steps(a), *_steps(b_own), _ANSWER)
+                patterns, anchors = a.patterns + b_own.patterns, a.anchors + b.anchors
+                candidate = replace(a, steps=steps, patterns=patterns, anchors=anchors, hops=max(a.hops, b.hops))
+                if view.reaches(candidate.patterns):
+                    yield candidate
+
+    def _yes_no(self, view: GraphView, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+        """Whether a base reaches another grounded item (an ``ASK``: no is an answer too)."""
+        found = []
+        for base in bases:
+            for other in anchors:
+                if other.name in base.anchors:
+                    continue
+                patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
+                steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
+                found.append(replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK",
+                                     anchors=base.anchors + (other.name,)))  # fmt: skip
+        return found
+
+    # -- attributes ------------------------------------------------------------------------
+
+    def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
+        """Hops from the nodes ``base`` reaches to ``?v``: those whose values are numbers or
+        dates, and the others."""
+        numbers: list[Hop] = []
+        others: list[Hop] = []
+        seen: set[str] = set()
+        for node in view.sample(base.patterns, "?x", 3):
+            if node.type != "uri":
+                continue
+            for statement in self._statements(view, f"<{node.value}>"):
+                if statement.id in seen or len(numbers) + len(others) >= self.limits.attributes:
+                    continue
+                seen.add(statement.id)
+                hop = bind(statement, "?x", "?x", "?v", ["?c3"], self.prefixes)
+                values = view.sample((*base.patterns, *hop.patterns), "?v", 2)
+                if not values:
+                    continue
+                numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
+                dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
+                (numbers if numeric else others).append(replace(hop, dated=dated))
+        return numbers, others
+
+
+def _base(hop: Hop, anchor: Anchor) -> Candidate:
+    return Candidate("lookup", (hop.sentence, _ANSWER), hop.patterns, anchors=(anchor.name,))
+
+
+def _steps(candidate: Candidate) -> tuple[str, ...]:
+    return tuple(s for s in candidate.steps if not s.startswith("The answer is"))
+
+
+def _renamed(candidate: Candidate, name: str) -> Candidate:
+    """``candidate`` with its answer ``?x`` called ``name`` and its answer line dropped."""
+    steps = tuple(_X.sub(name, s) for s in _steps(candidate))
+    return replace(candidate, steps=steps, patterns=tuple(_X.sub(name, p) for p in candidate.patterns))
+
+
+def _renamed_helpers(candidate: Candidate) -> Candidate:
+    """The helper nodes of a second base renamed, so two bases joined share only ``?x``."""
+    swap = {"?c1": "?c4", "?c2": "?c5", "?m": "?m2"}
+
+    def fix(text: str) -> str:
+        return re.sub(r"\?(c1|c2|m)\b", lambda m: swap["?" + m.group(1)], text)
+
+    return replace(
+        candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
+    )
+
+
+def _numeric(text: str) -> bool:
+    return bool(re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|\d{4}-\d{2}(-\d{2})?.*", text))
+
+
+def _unique(candidates: Iterable[Candidate]) -> list[Candidate]:
+    seen: dict[tuple[str, tuple[str, ...], str, str], Candidate] = {}
+    for candidate in candidates:
+        seen.setdefault((candidate.head, candidate.patterns, candidate.tail, candidate.text), candidate)
+    return list(seen.values())

@@ -1,0 +1,83 @@
+"""A candidate: one complete reading of the question over the graph, as plan sentences and
+the graph patterns they are bound to.
+
+Candidates are data (Pangu's habit): the agent makes them, the ranker scores them, the
+pipeline runs the best one that answers. The patterns come from the memory bank's
+statements, already bound to the graph's terms, so a candidate needs no recall; its query
+is read and written by the compiler (:meth:`Candidate.query`), so no SPARQL text leaves
+this package unchecked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from nl2sparql.compiler import parse
+from nl2sparql.compiler.ast import Query
+
+#: what a candidate does with the nodes its patterns find
+SHAPES: tuple[str, ...] = (
+    "lookup", "count", "yes-no", "rank", "compare", "aggregate", "group", "negation", "columns", "contains",
+    "generated",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A grounded item a candidate starts from: an entity, a class or a literal value."""
+
+    term: str  # as SPARQL writes it: <iri> or a literal
+    name: str  # as a plan sentence names it
+    kind: str  # "entity", "class" or "value"
+    score: float
+    predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Plan sentences (``steps``), the SPARQL they are bound to, and where they came from."""
+
+    shape: str
+    steps: tuple[str, ...]
+    patterns: tuple[str, ...]
+    head: str = "SELECT DISTINCT ?x"
+    tail: str = ""
+    anchors: tuple[str, ...] = ()
+    hops: int = 1
+    source: str = "graph"
+    #: what the answer is, where the agent looked: "uri" (a node) or "literal" (a value)
+    answer_kind: str = ""
+    score: float = 0.0
+    features: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The plan as one line: what the ranker reads beside the question."""
+        return " ".join(self.steps)
+
+    def sparql(self, prefixes: Mapping[str, str]) -> str:
+        """The candidate as SPARQL text (prefixed names as the bank's statements write them)."""
+        header = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in prefixes.items())
+        body = " ".join(self.patterns)
+        return f"{header}{self.head} WHERE {{ {body} }} {self.tail}".strip()
+
+    def query(self, prefixes: Mapping[str, str]) -> Query:
+        """The candidate read by the compiler's SPARQL reader (raises on a malformed one)."""
+        query = parse(self.sparql(prefixes), "sparql11")
+        assert isinstance(query, Query)
+        return query
+
+    def scored(self, score: float, **features: float) -> Candidate:
+        return replace(self, score=score, features={**self.features, **features})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "shape": self.shape,
+            "plan": list(self.steps),
+            "score": round(self.score, 4),
+            "source": self.source,
+            "anchors": list(self.anchors),
+            "features": {k: round(v, 4) for k, v in self.features.items()},
+        }

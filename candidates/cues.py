@@ -1,0 +1,161 @@
+"""What the question's words make plausible: the operators a candidate may wear.
+
+The agent builds a count only where the question asks *how many*, a ranking where it says
+*most* or *cheapest*, a per-group aggregate where it says *for each*: the words are cues
+that open a shape, never proof of it (the ranker chooses). Each cue is a small regular
+expression over the lower-cased question; numbers written in words are read as well.
+
+>>> read_cues("How many albums did Queen release?").count
+True
+>>> read_cues("Which are the 6th to 10th largest cities?").window
+(5, 5)
+>>> read_cues("Is Berlin the capital of Germany?").yes_no
+True
+>>> read_cues("Which bands have more than 3 members?").compare
+('greater than', '3')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORD_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+}  # fmt: skip
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?|" + "|".join(_WORD_NUMBERS) + r")"
+_ORDINAL = r"(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r")"
+
+_YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b")
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b")
+_MOST = re.compile(
+    r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last|maximum|max|top|"
+    r"heaviest|tallest|richest|youngest|best|expensive|costliest|more)\b"
+)
+_LEAST = re.compile(
+    r"\b(least|lowest|smallest|shortest|earliest|first|oldest|minimum|min|cheapest|fewest|lightest|"
+    r"poorest|worst)\b"
+)
+_TOP = re.compile(rf"\b(?:top|first|last|the)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
+_WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
+_COMPARE = (
+    (re.compile(rf"\b(?:more|greater|higher|larger|bigger|over|above)\s+(?:than\s+)?{_NUMBER}"), "greater than"),
+    (re.compile(rf"\b(?:less|fewer|lower|smaller|under|below)\s+(?:than\s+)?{_NUMBER}"), "less than"),
+    (re.compile(rf"\bat least\s+{_NUMBER}"), "at least"),
+    (re.compile(rf"\bat most\s+{_NUMBER}"), "at most"),
+    (re.compile(r"\b(?:after|since)\s+(\d{4})\b"), "after"),
+    (re.compile(r"\bbefore\s+(\d{4})\b"), "before"),
+)  # fmt: skip
+_AGGREGATES = (
+    (re.compile(r"\b(average|mean)\b"), "average"),
+    (re.compile(r"\b(total|sum|combined|altogether)\b"), "sum"),
+    (re.compile(r"\b(minimum|lowest|smallest|least)\b"), "minimum"),
+    (re.compile(r"\b(maximum|highest|largest|biggest)\b"), "maximum"),
+)
+_GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
+_NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
+_VALUE = re.compile(
+    r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall)\b"
+)
+_QUOTED = re.compile(
+    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\bwith (\w+) in (?:its|their) (?:name|title)"
+)
+_COLUMNS = re.compile(
+    r"\b(and their|and its|and the|with their|with its|together with|along with|as well as|list .+ and)\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """The operators a question opens; ``window`` is ``(offset, keep)`` of a ranking."""
+
+    yes_no: bool = False
+    count: bool = False
+    most: bool = False
+    least: bool = False
+    window: tuple[int, int] | None = None
+    compare: tuple[str, str] | None = None
+    aggregates: tuple[str, ...] = ()
+    per_group: bool = False
+    negation: bool = False
+    columns: bool = False
+    value: bool = False  # the question asks for a value (when, what year, how long)
+    contains: str | None = None  # a word the answer's name must contain
+
+    @property
+    def ranking(self) -> bool:
+        return self.most or self.least or self.window is not None
+
+    def names(self) -> tuple[str, ...]:
+        """The cues present, by name (for the trace and the ranker's features)."""
+        flags = ("yes_no", "count", "most", "least", "per_group", "negation", "columns", "value")
+        found = [name for name in flags if getattr(self, name)]
+        found += ["window"] if self.window else []
+        found += ["compare"] if self.compare else []
+        found += ["contains"] if self.contains else []
+        return tuple(found + [f"aggregate:{a}" for a in self.aggregates])
+
+
+def number_value(text: str) -> str:
+    """A number the question writes, as digits (``1,200`` -> ``1200``, ``three`` -> ``3``)."""
+    if text in _WORD_NUMBERS:
+        return str(_WORD_NUMBERS[text])
+    return text.replace(",", "")
+
+
+def _ordinal(digits: str | None, word: str | None) -> int:
+    return int(digits) if digits else _ORDINALS[word or "first"]
+
+
+def _window(text: str) -> tuple[int, int] | None:
+    match = _WINDOW.search(text)
+    if match:
+        first, last = _ordinal(match.group(1), match.group(2)), _ordinal(match.group(3), match.group(4))
+        if 1 <= first <= last:
+            return first - 1, last - first + 1
+    top = _TOP.search(text)
+    if top:
+        keep = int(float(number_value(top.group(1))))
+        return (0, keep) if 1 <= keep <= 100 else None
+    return None
+
+
+def _compare(text: str) -> tuple[str, str] | None:
+    for pattern, op in _COMPARE:
+        match = pattern.search(text)
+        if match:
+            return op, number_value(match.group(1))
+    return None
+
+
+def read_cues(question: str) -> Cues:
+    """The cues of ``question`` (any case)."""
+    text = " ".join(question.lower().split())
+    return Cues(
+        yes_no=bool(_YES_NO.search(text)),
+        count=bool(_COUNT.search(text)),
+        most=bool(_MOST.search(text)),
+        least=bool(_LEAST.search(text)),
+        window=_window(text),
+        compare=_compare(text),
+        aggregates=tuple(name for pattern, name in _AGGREGATES if pattern.search(text)),
+        per_group=bool(_GROUP.search(text)),
+        negation=bool(_NEGATION.search(text)),
+        columns=bool(_COLUMNS.search(text)),
+        value=bool(_VALUE.search(text)),
+        contains=_contained(question),
+    )
+
+
+def _contained(question: str) -> str | None:
+    """The word a name must contain: quoted (``'night'``), or *contains X*, *with X in their name*."""
+    match = _QUOTED.search(question)
+    if match is None:
+        return None
+    word = next(group for group in match.groups() if group)
+    return word.strip().lower() or None

@@ -1,0 +1,62 @@
+"""The agent's view of the graph: which edges a node has, a few of the nodes a pattern
+reaches, whether a pattern reaches anything. Every look is one bounded query with the
+store's timeout, cached for the question; a store error is an empty answer, never a
+failure of the question (the generator's plans still stand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nl2sparql.candidates.hops import Edge
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.kg.terms import Term
+
+#: the most distinct predicates read around one node, and the most nodes sampled from a pattern
+EDGE_LIMIT = 400
+SAMPLE_LIMIT = 5
+
+
+class GraphView:
+    """Bounded looks at one store for one question (not shared between questions)."""
+
+    def __init__(self, store: Any, timeout: float = 2.0, budget: int = 400) -> None:
+        self.store = store
+        self.timeout = timeout
+        self.budget = budget  # queries left for this question
+        self._edges: dict[str, frozenset[Edge]] = {}
+        self._asked: dict[str, bool] = {}
+
+    def _select(self, query: str) -> list[dict[str, Term]]:
+        if self.budget <= 0:
+            return []
+        self.budget -= 1
+        try:
+            return list(self.store.select(query, timeout=self.timeout).rows)
+        except (Nl2SparqlError, TimeoutError, OSError, ValueError):
+            return []
+
+    def edges(self, term: str) -> frozenset[Edge]:
+        """The predicates around ``term`` (an ``<iri>`` or a literal), each with its direction."""
+        if term not in self._edges:
+            found = set()
+            if term.startswith("<"):
+                rows = self._select(f"SELECT DISTINCT ?p WHERE {{ {term} ?p ?o }} LIMIT {EDGE_LIMIT}")
+                found |= {Edge(r["p"].value, "out") for r in rows if "p" in r}
+            rows = self._select(f"SELECT DISTINCT ?p WHERE {{ ?s ?p {term} }} LIMIT {EDGE_LIMIT}")
+            found |= {Edge(r["p"].value, "in") for r in rows if "p" in r}
+            self._edges[term] = frozenset(found)
+        return self._edges[term]
+
+    def sample(self, patterns: Sequence[str], var: str, limit: int = SAMPLE_LIMIT) -> list[Term]:
+        """Up to ``limit`` values of ``var`` that ``patterns`` reach."""
+        rows = self._select(f"SELECT DISTINCT {var} WHERE {{ {' '.join(patterns)} }} LIMIT {limit}")
+        return [row[var[1:]] for row in rows if var[1:] in row]
+
+    def reaches(self, patterns: Sequence[str]) -> bool:
+        """Whether ``patterns`` match anything at all."""
+        key = " ".join(patterns)
+        if key not in self._asked:
+            self._asked[key] = bool(self._select(f"SELECT * WHERE {{ {key} }} LIMIT 1"))
+        return self._asked[key]

@@ -1,0 +1,168 @@
+"""Operators over a base: what the question's cues open on the nodes a base finds (``?x``).
+
+Each function takes a base candidate (a lookup whose answer is ``?x``) and returns the
+candidates of one shape, written in the plan language's sentences. Attributes (a number,
+a date, a name of ``?x``) are hops from ``?x`` that the agent found; they arrive here as
+:class:`~nl2sparql.candidates.hops.Hop` values ending at ``?v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.hops import Hop
+
+_ANSWER = "The answer is ?x."
+_FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
+_XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
+
+
+def _without_answer(base: Candidate) -> tuple[str, ...]:
+    return tuple(s for s in base.steps if s != _ANSWER)
+
+
+def counted(base: Candidate) -> Candidate:
+    """How many ``?x`` there are."""
+    steps = (*_without_answer(base), "Count ?x, assign it to ?n.", "The answer is ?n.")
+    return replace(base, shape="count", steps=steps, head="SELECT (COUNT(DISTINCT ?x) AS ?n)", answer_kind="literal")
+
+
+def ranked(base: Candidate, attribute: Hop, descending: bool, offset: int, keep: int) -> Candidate:
+    """The ``?x`` with the largest (or smallest) ``?v``, or a window of the ranking."""
+    order = "descending" if descending else "ascending"
+    first = f"keep the first {keep}" if keep > 1 else "keep the first"
+    window = f"{first} after the first {offset}" if offset else first
+    steps = (*_without_answer(base), attribute.sentence, f"Rank ?x by ?v in {order} order and {window}.", _ANSWER)
+    tail = f"ORDER BY {'DESC' if descending else 'ASC'}(?v) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
+    return replace(
+        base, shape="rank", steps=steps, patterns=base.patterns + attribute.patterns, tail=tail, hops=base.hops + 1
+    )
+
+
+def ranked_value(base: Candidate, attribute: Hop, descending: bool) -> Candidate:
+    """The largest (or smallest) ``?v`` itself, of the ``?x`` ranked by it (*the year of the last album*)."""
+    chosen = ranked(base, attribute, descending, 0, 1)
+    steps = (*chosen.steps[:-1], "The answer is ?v.")
+    return replace(chosen, steps=steps, head="SELECT DISTINCT ?v", answer_kind="literal")
+
+
+def containing(base: Candidate, word: str) -> Candidate:
+    """The ``?x`` whose name (label, else the IRI's local name) contains ``word``."""
+    escaped = word.replace("\\", "").replace('"', "")
+    steps = (*_without_answer(base), f'Make sure ?x contains "{escaped}".', _ANSWER)
+    name = "COALESCE(?name, STR(?x))"
+    patterns = (
+        *base.patterns,
+        "OPTIONAL { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?name }",
+        f'FILTER(CONTAINS(LCASE({name}), "{escaped.lower()}"))',
+    )
+    return replace(base, shape="contains", steps=steps, patterns=patterns)
+
+
+def compared(base: Candidate, attribute: Hop, op: str, number: str) -> Candidate:
+    """The ``?x`` whose ``?v`` compares with a number the question writes."""
+    symbol = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
+    by_year = op in ("after", "before") and attribute.dated and len(number) == 4
+    value = f"YEAR(?v) {symbol[op]} {number}" if by_year else f"?v {symbol[op]} {number}"
+    steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
+    patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
+    return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def aggregated(base: Candidate, attribute: Hop, function: str) -> Candidate:
+    """The average (sum, minimum, maximum) of the ``?v`` of the ``?x``."""
+    steps = (
+        *_without_answer(base),
+        attribute.sentence,
+        f"Compute the {function} of ?v, assign it to ?a.",
+        "The answer is ?a.",
+    )
+    head = f"SELECT ({_FUNCTIONS[function]}(?v) AS ?a)"
+    patterns = base.patterns + attribute.patterns
+    return replace(base, shape="aggregate", steps=steps, patterns=patterns, head=head, answer_kind="literal")
+
+
+def grouped(base: Candidate, group: Hop, attribute: Hop | None, function: str | None) -> Candidate:
+    """For each ``?g`` of the ``?x``: how many ``?x`` (or an aggregate of their ``?v``)."""
+    group = replace(
+        group,
+        sentence=group.sentence.replace("?v", "?g"),
+        patterns=tuple(p.replace("?v", "?g") for p in group.patterns),
+    )
+    if attribute is None or function is None:
+        steps = (
+            *_without_answer(base),
+            group.sentence,
+            "Count ?x for each ?g, assign it to ?n.",
+            "The answer is ?g and ?n.",
+        )
+        head, patterns = "SELECT ?g (COUNT(DISTINCT ?x) AS ?n)", base.patterns + group.patterns
+    else:
+        computed = f"Compute the {function} of ?v for each ?g, assign it to ?a."
+        steps = (*_without_answer(base), group.sentence, attribute.sentence, computed, "The answer is ?g and ?a.")
+        head, patterns = (
+            f"SELECT ?g ({_FUNCTIONS[function]}(?v) AS ?a)",
+            base.patterns + group.patterns + attribute.patterns,
+        )
+    return replace(
+        base, shape="group", steps=steps, patterns=patterns, head=head, tail="GROUP BY ?g", hops=base.hops + 1
+    )
+
+
+def negated(base: Candidate, attribute: Hop) -> Candidate:
+    """The ``?x`` that have no ``?v`` of this kind."""
+    missing = attribute.sentence.replace("Find ", "", 1).rsplit(",", 1)[0]
+    steps = (*_without_answer(base), f"Make sure ?x has no {missing.removeprefix('the ')}.", _ANSWER)
+    patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {' '.join(attribute.patterns)} }}")
+    return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def with_columns(base: Candidate, attribute: Hop) -> Candidate:
+    """The ``?x`` and their ``?v``."""
+    steps = (*_without_answer(base), attribute.sentence, "The answer is ?x and ?v.")
+    return replace(
+        base, shape="columns", steps=steps, patterns=base.patterns + attribute.patterns, head="SELECT DISTINCT ?x ?v"
+    )
+
+
+def is_number(datatype: str | None) -> bool:
+    return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
+
+
+def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
+    """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
+    attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
+    if cues.count:
+        yield counted(base)
+    if cues.contains:
+        yield containing(base, cues.contains)
+    if cues.ranking:
+        offset, keep = cues.window or (0, 1)
+        for attribute in numbers:
+            if cues.most or cues.window:
+                yield ranked(base, attribute, True, offset, keep)
+            if cues.least:
+                yield ranked(base, attribute, False, offset, keep)
+            if cues.value and not cues.window:
+                yield ranked_value(base, attribute, cues.most or not cues.least)
+    if cues.compare:
+        for attribute in numbers:
+            yield compared(base, attribute, *cues.compare)
+    for function in cues.aggregates:
+        for attribute in numbers:
+            yield aggregated(base, attribute, function)
+    if cues.per_group:
+        for group in others:
+            yield grouped(base, group, None, None)
+            for function in cues.aggregates:
+                for attribute in numbers:
+                    yield grouped(base, group, attribute, function)
+    if cues.negation:
+        for attribute in (*numbers, *others):
+            yield negated(base, attribute)
+    if cues.columns:
+        for attribute in (*numbers, *others):
+            yield with_columns(base, attribute)

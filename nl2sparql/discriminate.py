@@ -1,0 +1,140 @@
+"""Grounded discrimination in the pipeline: ground the question, let the agent build valid
+candidates over the graph, let the scorer choose, run the best one that answers.
+
+This is the stage that answers on graphs the planner never saw: the agent
+(:mod:`nl2sparql.candidates`) writes only plans in the graph's own words and the scorer
+(:mod:`nl2sparql.ranker`) only compares them with the question. The pipeline asks it first
+where it applies (:func:`applies`) and falls back to the generator's plans when no
+candidate answers.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nl2sparql.candidates.agent import Agent, AgentLimits
+from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.cues import read_cues
+from nl2sparql.compiler import generate
+from nl2sparql.compiler.ast import AskQuery
+from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.ranker.scorer import EmbeddingScorer, Scorer, bound
+
+#: candidate sources: "auto" grounds on a graph other than Freebase, "graph" always, "off" never
+CANDIDATE_MODES: tuple[str, ...] = ("auto", "graph", "off")
+#: how many of the best candidates are run, at most, before the generator is asked instead
+RUN_AT_MOST = 8
+#: how many candidates the result's trace shows
+SHOWN = 5
+
+
+def applies(mode: str, bank: Any, store: Any | None, execute: bool, planner: str = "") -> bool:
+    """Whether the question is answered by candidates over the graph first (never with the
+    ``oracle`` planner, whose gold plans measure the rest of the pipeline)."""
+    if mode == "off" or store is None or not execute or planner == "oracle":
+        return False
+    return mode == "graph" or bank.meta.namespace != FREEBASE_NS
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The candidates of one question, best first, and the one adopted (with its answers)."""
+
+    candidates: tuple[Candidate, ...]
+    adopted: Candidate | None = None
+    sparql: str | None = None
+    answers: tuple[str, ...] = ()
+    tried: int = 0
+
+
+class Discriminator:
+    """Grounder, agent and scorer over one store and bank; thread-safe, built on first use."""
+
+    def __init__(self, bank: Any, store: Any, linker: Any, scorer: Scorer | None = None) -> None:
+        self.bank = bank
+        self.store = store
+        self._linker = linker
+        self._scorer = scorer
+        self._grounder: Any = None
+        self._agent: Agent | None = None
+        self._lock = threading.Lock()
+
+    def _parts(self) -> tuple[Any, Agent, Scorer]:
+        with self._lock:
+            if self._grounder is None:
+                from nl2sparql.kg.grounding import Grounder
+
+                self._grounder = Grounder.from_store(self.store, linker=self._linker)
+                self._agent = Agent(self.bank, self.store, AgentLimits(timeout=min(self.store_timeout, 5.0)))
+                self._scorer = self._scorer or EmbeddingScorer(self.bank.embedder)
+        assert self._agent is not None and self._scorer is not None
+        return self._grounder, self._agent, self._scorer
+
+    @property
+    def store_timeout(self) -> float:
+        return float(getattr(self.store, "timeout", None) or 30.0)
+
+    def choose(
+        self,
+        question: str,
+        entities: Mapping[str, str] | None,
+        *,
+        dialect: str = "sparql11",
+        deadline: float | None = None,
+        timeout: float = 30.0,
+    ) -> Chosen:
+        """The scored candidates of ``question`` and the best one whose query answers."""
+        grounder, agent, scorer = self._parts()
+        grounding = grounder.ground(question)
+        if entities:
+            grounding = _with_given(grounding, entities)
+        cues = read_cues(question)
+        named = [e.name for e in grounding.entities[:3]] + [c.name for c in grounding.classes[:2]]
+        found = tuple(agent.candidates(question, grounding, bound(scorer, cues, named), cues))
+        for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            try:
+                query = candidate.query(agent.prefixes)
+                answers = _run(self.store, query, timeout)
+            except Nl2SparqlError:
+                continue
+            if answers:
+                return Chosen(found, candidate, generate(query, dialect), answers, tried)
+        return Chosen(found, tried=min(len(found), RUN_AT_MOST))
+
+
+def _run(store: Any, query: Any, timeout: float) -> tuple[str, ...]:
+    """The values a query answers: every projected column of every row, in order; an ``ASK``
+    answers ``true`` or ``false``. A count of nothing answers nothing."""
+    text = generate(query, "full-iri")
+    if isinstance(query, AskQuery):
+        return ("true" if store.ask(text, timeout=timeout) else "false",)
+    result = store.select(text, timeout=timeout)
+    values = [term.value for row in result.rows for term in row.values() if term is not None]
+    if values in (["0"],):
+        return ()
+    return tuple(dict.fromkeys(values))
+
+
+def _with_given(grounding: Any, entities: Mapping[str, str]) -> Any:
+    """The grounding with the caller's entities in place of the linked ones (scored as sure)."""
+    from dataclasses import replace
+
+    from nl2sparql.kg.linker import Candidate as Linked
+
+    given = tuple(
+        Linked(entity_id, name or entity_id, 2.0, name or entity_id, (0, 0), name or "", "given", 0)
+        for entity_id, name in entities.items()
+    )
+    return replace(grounding, entities=given)
+
+
+def trace(chosen: Chosen, limit: int = SHOWN) -> tuple[Mapping[str, Any], ...]:
+    """The best candidates as the result shows them: plan, shape, score, source."""
+    return tuple(candidate.to_json() for candidate in chosen.candidates[:limit])

@@ -1,0 +1,80 @@
+"""Scorers: one number for each (question, candidate) pair, higher is likelier.
+
+:class:`EmbeddingScorer` needs no training: the cosine of the question and the
+candidate's reading (:mod:`.reading`) under the bank's sentence embedder, plus the pair's
+features (:mod:`.features`) with fixed weights. It is the scorer before a trained
+cross-encoder is shipped, and the baseline that one is measured against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.cues import Cues, read_cues
+from nl2sparql.ranker.features import FEATURES, pair_features
+from nl2sparql.ranker.reading import reading
+
+#: the features' weights: a cued shape is worth about as much as a close reading; one the
+#: question never asks for, or an operator the question asks for and the candidate lacks,
+#: costs as much; using every named item, typing the answer with the class the question
+#: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties
+WEIGHTS: Mapping[str, float] = {
+    "shape_asked": 0.25,
+    "shape_unasked": -0.3,
+    "operator_missing": -0.15,
+    "coverage": 0.15,
+    "extra_hops": -0.04,
+    "answer_typed": 0.05,
+    "value_answer": 0.1,
+}
+
+
+class Scorer(Protocol):
+    """Scores the candidates of one question (``bound`` to its cues and grounded names)."""
+
+    def scores(
+        self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]
+    ) -> list[float]: ...
+
+
+@dataclass
+class EmbeddingScorer:
+    """Cosine of question and reading under ``embedder``, plus weighted features."""
+
+    embedder: Any
+    weights: Mapping[str, float] = field(default_factory=lambda: dict(WEIGHTS))
+    _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def _vectors(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for text, vector in zip(missing, self.embedder.encode(missing), strict=True):
+                self._cache[text] = vector / (np.linalg.norm(vector) or 1.0)
+        if len(self._cache) > 20_000:  # a long-running service: keep the cache bounded
+            self._cache.clear()
+        return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1))
+
+    def scores(self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]) -> list[float]:
+        if not candidates:
+            return []
+        vectors = self._vectors([question] + [reading(c) or c.text for c in candidates])
+        similarity = vectors[1:] @ vectors[0]
+        found = []
+        for candidate, cosine in zip(candidates, similarity, strict=True):
+            features = pair_features(candidate, cues, named)
+            found.append(float(cosine) + sum(self.weights[k] * features[k] for k in FEATURES))
+        return found
+
+
+def bound(scorer: Scorer, cues: Cues | None, named: Sequence[str]) -> Any:
+    """``scorer`` as the agent calls it, ``(question, candidates) -> scores``, for one question."""
+
+    def scores(question: str, candidates: Sequence[Candidate]) -> list[float]:
+        return scorer.scores(question, candidates, cues or read_cues(question), named)
+
+    return scores
