@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from nl2sparql.evaluation.plan_metrics import ParseFailures, count_parse_failures, plan_type_accuracy, step_f1
 from nl2sparql.evaluation.query_graph import (
@@ -45,6 +46,8 @@ __all__ = [
     "plan_type_accuracy",
     "precision_recall_f1",
     "query_graph",
+    "result_values",
+    "set_f1",
     "step_f1",
 ]
 
@@ -172,3 +175,65 @@ def exact_match(canonical_a: str, canonical_b: str) -> bool:
     (query exact match, as in text-to-SQL evaluation, Yu et al., 2018).
     """
     return canonical_a == canonical_b
+
+
+def result_values(result: Mapping[str, Any] | None) -> set[str]:
+    """The answer of one SPARQL query as the TEXT2SPARQL client sees it: a set of strings.
+
+    ``result`` is a SPARQL 1.1 JSON result (``{"head": {"vars": [...]}, "results":
+    {"bindings": [...]}}`` or ``{"boolean": b}``). As in the client's
+    ``DBpediaDict2PytrecDict.tranform`` (``text2sparql_client/utils/evaluation_metrics.py``,
+    text2sparql-client 2.1.0): every value of every projected variable of every row goes
+    into one set, by its ``value`` string alone (a variable's name, the row it came from,
+    the term's type, datatype and language tag are dropped; an unbound variable adds
+    nothing). A yes/no answer is the one-value set ``{"true"}`` or ``{"false"}``. ``None``
+    (no query, or a query that failed) is the empty set, as the client scores a question
+    it got no answer for with an empty result.
+
+    >>> sorted(result_values({"head": {"vars": ["a", "n"]}, "results": {"bindings": [
+    ...     {"a": {"type": "uri", "value": "http://x/A"}, "n": {"type": "literal", "value": "2"}},
+    ...     {"a": {"type": "uri", "value": "http://x/B"}}]}}))
+    ['2', 'http://x/A', 'http://x/B']
+    >>> result_values({"boolean": False}), result_values(None)
+    ({'false'}, set())
+    """
+    if not result:
+        return set()
+    if "boolean" in result:
+        return {"true" if result["boolean"] else "false"}
+    names = result.get("head", {}).get("vars", [])
+    rows = result.get("results", {}).get("bindings", [])
+    return {row[name]["value"] for row in rows for name in names if name in row}
+
+
+def set_f1(predicted: Mapping[str, Any] | None, gold: Mapping[str, Any] | None) -> float:
+    """Set F1 of one question as the TEXT2SPARQL challenge scores it.
+
+    The challenge's client (text2sparql-client 2.1.0, ``Evaluation.evaluate``) hands the
+    two value sets of :func:`result_values` to pytrec_eval's ``set_F`` (trec_eval's
+    F-measure with beta 1): P = |pred ∩ gold| / |pred|, R = |pred ∩ gold| / |gold|,
+    F1 = 2PR / (P + R), and the challenge's figure is the mean over the questions
+    (macro). Values are compared as plain strings, so ``"4"`` and ``"4.0"`` differ, as
+    they do there. Empty cases, as trec_eval counts them: whenever no predicted value is
+    a gold value the score is 0, which includes an empty prediction, an empty gold
+    answer and both empty (unlike :func:`precision_recall_f1`, which gives 1 there).
+
+    One deliberate difference: the client writes a yes/no answer as the document
+    ``"true"`` with relevance 1 or 0, so under trec_eval any predicted boolean matches a
+    gold ``true`` and a gold ``false`` can never be matched. Issue 40 asks for the
+    answer to count as true or false, so here ``{"false"}`` matches only ``{"false"}``.
+
+    >>> gold = {"head": {"vars": ["x"]}, "results": {"bindings": [
+    ...     {"x": {"type": "uri", "value": "a"}}, {"x": {"type": "uri", "value": "b"}}]}}
+    >>> pred = {"head": {"vars": ["y"]}, "results": {"bindings": [{"y": {"type": "literal", "value": "a"}}]}}
+    >>> round(set_f1(pred, gold), 3), set_f1(gold, gold), set_f1(None, gold)
+    (0.667, 1.0, 0.0)
+    >>> set_f1({"boolean": False}, {"boolean": False}), set_f1({"boolean": True}, {"boolean": False})
+    (1.0, 0.0)
+    """
+    pred_set, gold_set = result_values(predicted), result_values(gold)
+    hits = len(pred_set & gold_set)
+    if not hits:
+        return 0.0
+    precision, recall = hits / len(pred_set), hits / len(gold_set)
+    return 2 * precision * recall / (precision + recall)

@@ -16,6 +16,8 @@ from nl2sparql.evaluation.metrics import (
     hits_at_1,
     macro_f1,
     precision_recall_f1,
+    result_values,
+    set_f1,
 )
 
 
@@ -131,3 +133,44 @@ def test_best_of_parses_on_webqsp_questions_with_two_parses() -> None:
         golds = [_answers(parse) for parse in question["Parses"]]  # type: ignore[union-attr]
         for gold in golds:
             assert best_f1(gold, golds) == 1.0
+
+
+def _select(*rows: dict[str, str]) -> dict:
+    """A SPARQL JSON SELECT result whose head lists every variable the rows use."""
+    names = sorted({name for row in rows for name in row})
+    bindings = [{name: {"type": "literal", "value": value} for name, value in row.items()} for row in rows]
+    return {"head": {"vars": names}, "results": {"bindings": bindings}}
+
+
+def test_result_values_pool_every_projected_variable() -> None:
+    # TEXT2SPARQL client: all values of all projected variables, one set, strings only.
+    result = _select({"a": "x", "n": "1"}, {"a": "y", "n": "1"}, {"a": "x"})
+    assert result_values(result) == {"x", "y", "1"}
+    # A variable bound in a row but not projected in the head does not count.
+    result["head"]["vars"] = ["a"]
+    assert result_values(result) == {"x", "y"}
+    assert result_values({"boolean": True}) == {"true"}
+    assert result_values({"boolean": False}) == {"false"}
+    assert result_values(None) == set()
+    assert result_values(_select()) == set()
+
+
+@pytest.mark.parametrize(
+    ("predicted", "gold", "score"),
+    [
+        (_select({"x": "a"}, {"x": "b"}), _select({"y": "a"}, {"y": "b"}), 1.0),  # names do not matter
+        (_select({"x": "a"}, {"x": "c"}, {"x": "d"}, {"x": "e"}), _select({"x": "a"}, {"x": "b"}), 1 / 3),
+        (_select({"x": "a", "n": "5"}), _select({"x": "a"}), 2 / 3),  # an extra column costs precision
+        (_select({"x": "4.0"}), _select({"x": "4"}), 0.0),  # plain strings, as in the client
+        (_select(), _select({"x": "a"}), 0.0),  # nothing predicted
+        (None, _select({"x": "a"}), 0.0),  # no query or a failed one
+        (_select({"x": "a"}), _select(), 0.0),  # empty gold: trec_eval's F is 0
+        (_select(), _select(), 0.0),  # both empty: 0, unlike precision_recall_f1
+        ({"boolean": True}, {"boolean": True}, 1.0),
+        ({"boolean": False}, {"boolean": False}, 1.0),  # the client would give 0 here
+        ({"boolean": False}, {"boolean": True}, 0.0),  # ... and 1 here
+        (_select({"x": "true"}), {"boolean": True}, 1.0),  # a boolean is the value "true"
+    ],
+)
+def test_set_f1_as_the_text2sparql_client(predicted: dict | None, gold: dict | None, score: float) -> None:
+    assert set_f1(predicted, gold) == pytest.approx(score)

