@@ -31,7 +31,7 @@ from nl2sparql.compiler.errors import SparqlSyntaxError
 from nl2sparql.compiler.parser import parse_expression, parse_pattern
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.plan.refs import find_readings, find_text, split_find
-from nl2sparql.plan.steps import Find, MakeSure, Mention, Plan, Ref, step_lines
+from nl2sparql.plan.steps import Absent, Find, MakeSure, Mention, Plan, Ref, step_lines
 from nl2sparql.plan.steps import Literal as PlanLiteral
 from nl2sparql.plan.steps import Var as PlanVar
 
@@ -43,6 +43,7 @@ __all__ = [
     "Recalled",
     "ResolvedFind",
     "ResolvedPlan",
+    "absent_target",
     "bind_statement",
     "compact_term",
     "normalise_name",
@@ -383,7 +384,9 @@ def resolve_plan(plan: Plan, entities: Entities | Mapping[str, str] | None, line
 
     ``Find`` steps must name entities of the question (or a raw id such as ``m.0abc``);
     ``Make sure ?v is <name>`` may also name a constant the memory knows (``Country``), so
-    an unmatched name there stays a :class:`Label` for lowering to look up.
+    an unmatched name there stays a :class:`Label` for lowering to look up. ``Make sure
+    nothing is <description>`` is resolved (and recalled) as the ``Find`` of that
+    description, whose target (:func:`absent_target`) lowering keeps to itself.
     """
     table = entities if isinstance(entities, Entities) else Entities(entities)
     line_of = tuple(lines) if lines else tuple(step_lines(plan))
@@ -393,9 +396,21 @@ def resolve_plan(plan: Plan, entities: Entities | Mapping[str, str] | None, line
         line = line_of[index] if index < len(line_of) else None
         if isinstance(step, Find):
             finds[index] = _resolve_find(index, step, table, line)
+        elif isinstance(step, Absent):
+            finds[index] = _resolve_find(index, Find(step.description, step.refs, absent_target(index)), table, line)
         elif isinstance(step, MakeSure):
             values[index] = _resolve_value(step.value, table)
     return ResolvedPlan(plan, finds, values, table, line_of)
+
+
+def absent_target(index: int) -> PlanVar:
+    """The variable standing for what ``Make sure nothing is ...`` (step ``index``) finds
+    nothing of: lowering renames it apart from every plan variable.
+
+    >>> absent_target(2)
+    Var(name='absent_2')
+    """
+    return PlanVar(f"absent_{index}")
 
 
 def _resolve_value(ref: Ref, table: Entities) -> Term | Label:

@@ -35,7 +35,7 @@ from nl2sparql.memory_bank.describe import words
 from nl2sparql.memory_bank.recall import Candidate, Recall, RecallSettings
 from nl2sparql.memory_bank.statement import Constraint, Statement
 from nl2sparql.plan.reader import check_plan_size, read_plan
-from nl2sparql.plan.steps import Find, MakeSure, Plan, check_plan
+from nl2sparql.plan.steps import Answer, Find, MakeSure, Plan, check_plan
 
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
 
@@ -336,7 +336,9 @@ class PlanCompiler:
         )
         answers = None
         if store is not None and result.rows is not None:
-            answers = tuple(dict.fromkeys(_answer(row, answer_var, self.bank.meta.namespace) for row in result.rows))
+            namespace = self.bank.meta.namespace
+            columns = _columns(resolved.plan) or [answer_var]
+            answers = tuple(dict.fromkeys(_answer(row, var, namespace) for row in result.rows for var in columns))
         return CompileResult(resolved.plan, resolved, recalls, result, answers, recalled)
 
 
@@ -350,6 +352,12 @@ def run_query(store: Any, query: Query, answer_var: str | None, timeout: float |
         value = "true" if store.ask(text, timeout=timeout) else "false"
         return [{answer_var or "answer": Term.literal(value, XSD_BOOLEAN)}]
     return store.select(text, timeout=timeout).rows  # type: ignore[no-any-return]
+
+
+def _columns(plan: Plan) -> list[str | None]:
+    """The answer's columns (``The answer is ?x and ?v1.``): every one of them is an answer."""
+    answer = next((step for step in plan.steps if isinstance(step, Answer)), None)
+    return [var.name for var in answer.columns] if answer is not None and not answer.exists else []
 
 
 def _merged(recalls: Sequence[Recall], limit: int) -> Recall:

@@ -20,7 +20,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from nl2sparql.plan.refs import split_find, unquote
 from nl2sparql.plan.steps import (
     TIME_OPERATORS,
+    Absent,
     Answer,
+    Calculate,
     Combine,
     Compute,
     Count,
@@ -68,6 +70,11 @@ TERMINAL_FORMS: dict[str, str] = {
     "FUNCTION": "'the average', 'the sum', 'the minimum' or 'the maximum'",
     "_OF": "'of'",
     "_WHETHER": "'whether'",
+    "IF_ANY": "'if any'",
+    "_NOTHING_IS": "'nothing is'",
+    "CLAUSE": "a description ending the sentence (the nickname of ?x)",
+    "_FOR_EACH": "'for each'",
+    "ARITHMETIC": "'plus', 'minus', 'times', 'divided by' or 'as a percentage of'",
     "_EXISTS": "'exists'",
     "NUMBER": _VALUE,
     "DATE": _VALUE,
@@ -80,6 +87,8 @@ TERMINAL_FORMS: dict[str, str] = {
     "_ORDER": "'order'",
     "_AND": "'and'",
     "_KEEP_FIRST": "'keep the first'",
+    "KEEP_RESULTS": "'keep results'",
+    "_TO": "'to'",
     "KEEP_COUNT": "a number",
     "RESULT": "'result'",
     "_THE_ANSWER_IS": "'the answer is'",
@@ -140,19 +149,33 @@ def _line(token: Token) -> int:
     return token.line or 0
 
 
-def _keep(tokens: tuple[Token, ...]) -> int:
-    for token in tokens:
-        if token.type == "KEEP_COUNT":
-            keep = int(token)
-            if keep < 1:
-                raise PlanSyntaxError(
-                    f"'keep the first {keep}' keeps nothing; expected a number >= 1",
-                    token.line or 0,
-                    token.column or 0,
-                    ("a number >= 1",),
-                )
-            return keep
-    return 1
+def _count_of(token: Token, least: int) -> int:
+    """A ``keep`` number, refused below ``least`` where it is written."""
+    number = int(token)
+    if number < least:
+        raise PlanSyntaxError(
+            f"'{number}' keeps nothing; expected a number >= {least}",
+            token.line or 0,
+            token.column or 0,
+            (f"a number >= {least}",),
+        )
+    return number
+
+
+def _keep(tokens: tuple[Token, ...]) -> tuple[int, int]:
+    """``(keep, skip)`` of ``keep the first [N]`` or ``keep results A to B`` (B >= A >= 1)."""
+    counts = [token for token in tokens if token.type == "KEEP_COUNT"]
+    if not any(token.type == "KEEP_RESULTS" for token in tokens):
+        return (_count_of(counts[0], 1) if counts else 1), 0
+    first, last = _count_of(counts[0], 1), _count_of(counts[1], 1)
+    if last < first:
+        raise PlanSyntaxError(
+            f"'results {first} to {last}' keeps nothing; the second number must be at least the first",
+            counts[1].line or 0,
+            counts[1].column or 0,
+            (f"a number >= {first}",),
+        )
+    return last - first + 1, first - 1
 
 
 class _ToSteps(Transformer[Token, list[object]]):
@@ -166,20 +189,14 @@ class _ToSteps(Transformer[Token, list[object]]):
         return str(name)
 
     @v_args(inline=True)
-    def find(self, description: Token, target: Token) -> tuple[Step, int]:
-        text = str(description)
-        text_start = description.column or 0
-        body, refs = split_find(text)
-        brace = next((i for i, char in enumerate(body) if char in "{}"), None)
-        if brace is not None:
-            raise PlanSyntaxError(
-                "'{' or '}' is only allowed around a name after an ' of ': "
-                "expected Find <description> of {name}, assign it to ?v.",
-                description.line or 0,
-                text_start + brace,
-                ("Find <description> of {name}, assign it to ?v.",),
-            )
-        return Find(body, refs, _var(target)), _line(description)
+    def find(self, description: Token, target: Token, *if_any: Token) -> tuple[Step, int]:
+        body, refs = _split_description(description)
+        return Find(body, refs, _var(target), optional=bool(if_any)), _line(description)
+
+    @v_args(inline=True)
+    def make_sure_absent(self, clause: Token) -> tuple[Step, int]:
+        body, refs = _split_description(clause)
+        return Absent(body, refs), _line(clause)
 
     @v_args(inline=True)
     def make_sure_is(self, var: Token, *rest: Token) -> tuple[Step, int]:
@@ -214,33 +231,58 @@ class _ToSteps(Transformer[Token, list[object]]):
     @v_args(inline=True)
     def rank(self, var: Token, key: Token, direction: Token, *rest: Token) -> tuple[Step, int]:
         descending = str(direction).lower() == "descending"
-        return Rank(_var(var), _var(key), descending, _keep(rest)), _line(var)
+        keep, skip = _keep(rest)
+        return Rank(_var(var), _var(key), descending, keep, skip), _line(var)
 
     @v_args(inline=True)
     def sort(self, key: Token, direction: Token, *rest: Token) -> tuple[Step, int]:
         descending = str(direction).lower() == "descending"
-        return Rank(None, _var(key), descending, _keep(rest)), _line(key)
+        keep, skip = _keep(rest)
+        return Rank(None, _var(key), descending, keep, skip), _line(key)
 
     @v_args(inline=True)
-    def count(self, var: Token, target: Token) -> tuple[Step, int]:
-        return Count(_var(var), _var(target)), _line(var)
+    def count(self, var: Token, *rest: Token) -> tuple[Step, int]:
+        per = tuple(_var(token) for token in rest[:-1])
+        return Count(_var(var), _var(rest[-1]), per), _line(var)
 
     @v_args(inline=True)
-    def compute(self, function: Token, var: Token, target: Token) -> tuple[Step, int]:
+    def compute(self, function: Token, var: Token, *rest: Token) -> tuple[Step, int]:
         name = _SPACES.sub(" ", str(function)).lower().removeprefix("the ")
-        return Compute(name, _var(var), _var(target)), _line(function)
+        per = tuple(_var(token) for token in rest[:-1])
+        return Compute(name, _var(var), _var(rest[-1]), per), _line(function)
+
+    @v_args(inline=True)
+    def calculate(self, a: Token, op: Token, b: Token, target: Token) -> tuple[Step, int]:
+        name = _SPACES.sub(" ", str(op)).lower()
+        return Calculate(name, _var(a), _var(b), _var(target)), _line(a)
 
     @v_args(inline=True)
     def combine(self, a: Token, b: Token, target: Token) -> tuple[Step, int]:
         return Combine(_var(a), _var(b), _var(target)), _line(a)
 
     @v_args(inline=True)
-    def answer(self, var: Token) -> tuple[Step, int]:
-        return Answer(_var(var)), _line(var)
+    def answer(self, var: Token, *more: Token) -> tuple[Step, int]:
+        return Answer(_var(var), more=tuple(_var(token) for token in more)), _line(var)
 
     @v_args(inline=True)
     def answer_whether(self, var: Token) -> tuple[Step, int]:
         return Answer(_var(var), exists=True), _line(var)
+
+
+def _split_description(description: Token) -> tuple[str, tuple[Ref, ...]]:
+    """A ``Find``'s (or ``Make sure nothing is``'s) description and refs, by :func:`split_find`;
+    braces are only allowed around a name after an `` of ``."""
+    body, refs = split_find(str(description))
+    brace = next((i for i, char in enumerate(body) if char in "{}"), None)
+    if brace is not None:
+        raise PlanSyntaxError(
+            "'{' or '}' is only allowed around a name after an ' of ': "
+            "expected Find <description> of {name}, assign it to ?v.",
+            description.line or 0,
+            (description.column or 0) + brace,
+            ("Find <description> of {name}, assign it to ?v.",),
+        )
+    return body, refs
 
 
 def expected_forms(names: Iterable[str]) -> tuple[str, ...]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from nl2sparql.plan.reader import read_plan
 from nl2sparql.plan.refs import find_text, ref_text
 from nl2sparql.plan.steps import (
+    Absent,
     Answer,
+    Calculate,
     Combine,
     Compute,
     Count,
@@ -23,6 +25,7 @@ from nl2sparql.plan.steps import (
     PlanError,
     Rank,
     Step,
+    Var,
     check_plan,
 )
 
@@ -31,33 +34,58 @@ __all__ = ["format_plan", "format_step"]
 
 def _sentence(step: Step, braced: bool) -> str:
     if isinstance(step, Find):
-        return f"Find {find_text(step, braced)}, assign it to {step.target}."
+        if_any = " if any" if step.optional else ""
+        return f"Find {find_text(step, braced)}, assign it to {step.target}{if_any}."
+    if isinstance(step, Absent):
+        return f"Make sure nothing is {find_text(Find(step.description, step.refs, _NOBODY), braced)}."
     if isinstance(step, MakeSure):
-        value = ref_text(step.value, braced)
-        if step.op == "contains":
-            verb = "does not contain" if step.negated else "contains"
-            return f"Make sure {step.var} {verb} {value}."
-        if step.op == "holds during":
-            verb = "does not hold during" if step.negated else "holds during"
-            return f"Make sure {step.var} {verb} {value}."
-        words = ["is"] + (["not"] if step.negated else []) + ([step.op] if step.op != "is" else [])
-        return f"Make sure {step.var} {' '.join(words)} {value}."
+        return _make_sure(step, ref_text(step.value, braced))
     if isinstance(step, Rank):
-        order = "descending" if step.descending else "ascending"
-        if step.var is None:
-            keep = "result" if step.keep == 1 else f"{step.keep} results"
-            return f"Sort the result based on {step.key} in {order} order and keep the first {keep}."
-        keep = "" if step.keep == 1 else f" {step.keep}"
-        return f"Rank {step.var} by {step.key} in {order} order and keep the first{keep}."
+        return _rank(step)
     if isinstance(step, Count):
-        return f"Count {step.var}, assign it to {step.target}."
+        return f"Count {step.var}{_per(step.per)}, assign it to {step.target}."
     if isinstance(step, Compute):
-        return f"Compute the {step.function} of {step.var}, assign it to {step.target}."
+        return f"Compute the {step.function} of {step.var}{_per(step.per)}, assign it to {step.target}."
+    if isinstance(step, Calculate):
+        return f"Compute {step.a} {step.op} {step.b}, assign it to {step.target}."
     if isinstance(step, Combine):
         return f"Combine {step.a} and {step.b}, assign it to {step.target}."
     if isinstance(step, Answer):
-        return f"The answer is whether {step.var} exists." if step.exists else f"The answer is {step.var}."
+        if step.exists:
+            return f"The answer is whether {step.var} exists."
+        return f"The answer is {' and '.join(str(var) for var in step.columns)}."
     raise PlanError(f"not a plan step: {step!r}")
+
+
+_NOBODY = Var("_")
+
+
+def _per(groups: tuple[Var, ...]) -> str:
+    return f" for each {' and '.join(str(var) for var in groups)}" if groups else ""
+
+
+def _make_sure(step: MakeSure, value: str) -> str:
+    if step.op == "contains":
+        verb = "does not contain" if step.negated else "contains"
+        return f"Make sure {step.var} {verb} {value}."
+    if step.op == "holds during":
+        verb = "does not hold during" if step.negated else "holds during"
+        return f"Make sure {step.var} {verb} {value}."
+    words = ["is"] + (["not"] if step.negated else []) + ([step.op] if step.op != "is" else [])
+    return f"Make sure {step.var} {' '.join(words)} {value}."
+
+
+def _rank(step: Rank) -> str:
+    order = "descending" if step.descending else "ascending"
+    if step.skip:
+        keep = f"keep results {step.skip + 1} to {step.skip + step.keep}"
+    elif step.var is None:
+        keep = "keep the first " + ("result" if step.keep == 1 else f"{step.keep} results")
+    else:
+        keep = "keep the first" + ("" if step.keep == 1 else f" {step.keep}")
+    if step.var is None:
+        return f"Sort the result based on {step.key} in {order} order and {keep}."
+    return f"Rank {step.var} by {step.key} in {order} order and {keep}."
 
 
 def _read_back(text: str) -> Plan | PlanError:

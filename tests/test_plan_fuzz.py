@@ -36,6 +36,17 @@ SEEDS = (
     "Count ?x, assign it to ?n.\n"
     "Combine ?x and ?y, assign it to ?z.\n"
     "Finally, the answer is ?z.\n",
+    "Type: aggregation\n"
+    "Find the album recorded by the band Queen, assign it to ?x.\n"
+    "Find the release year of ?x, assign it to ?y.\n"
+    "Find the nickname of ?x, assign it to ?k if any.\n"
+    "Make sure nothing is the award of ?x.\n"
+    "Count ?x for each ?y, assign it to ?n.\n"
+    "Make sure ?n is greater than 1.\n"
+    "Compute the maximum of ?y, assign it to ?a.\n"
+    "Compute ?a minus ?n, assign it to ?d.\n"
+    "Rank ?y by ?n in descending order and keep results 2 to 4.\n"
+    "The answer is ?y and ?n and ?d.\n",
 )
 
 PIECES = (
@@ -68,6 +79,12 @@ PIECES = (
     "-3.5",
     "2011-05-01",
     " in descending order and keep the first",
+    " and keep results 2 to 3",
+    " for each ?y",
+    " if any",
+    "nothing is ",
+    " minus ",
+    " as a percentage of ",
     " 0",
     "\t",
     "  ",

@@ -8,10 +8,13 @@ from hypothesis import strategies as st
 
 from nl2sparql.plan.reader import parse_plan, read_plan
 from nl2sparql.plan.steps import (
+    ARITHMETIC,
     FUNCTIONS,
     OPERATORS,
     TIME_OPERATORS,
+    Absent,
     Answer,
+    Calculate,
     Combine,
     Compute,
     Count,
@@ -202,7 +205,9 @@ _CONSTANTS = {
     )
     for wild in (False, True)
 }
-_KINDS = st.sampled_from(["find", "make_sure", "rank", "count", "compute", "combine"])
+_KINDS = st.sampled_from(
+    ["find", "make_sure", "rank", "count", "compute", "combine", "optional", "absent", "calculate", "grouped"]
+)
 _TYPES = st.sampled_from([None, "composition", "conjunction", "comparative", "superlative"])
 
 
@@ -243,8 +248,24 @@ def plans(draw: st.DrawFn, wild: bool) -> Plan:
         elif kind == "rank" and len(assigned) > 1:
             var, key = draw(st.permutations(assigned))[:2]
             ranked = var if draw(st.booleans()) else None
-            steps.append(Rank(ranked, key, draw(st.booleans()), draw(st.integers(1, 20))))
+            skip = draw(st.sampled_from([0, 0, 1, 5, 19]))
+            steps.append(Rank(ranked, key, draw(st.booleans()), draw(st.integers(1, 20)), skip))
             continue
+        elif kind == "optional":
+            refs = (known(),)
+            steps.append(Find(draw(_TEXT[wild]), refs, fresh, optional=True))
+        elif kind == "absent":
+            steps.append(Absent(draw(_TEXT[wild]), (known(), *([ref()] if draw(st.booleans()) else []))))
+            continue
+        elif kind == "calculate" and len(assigned) > 1:
+            a, b = draw(st.permutations(assigned))[:2]
+            steps.append(Calculate(draw(st.sampled_from(ARITHMETIC)), a, b, fresh))
+        elif kind == "grouped" and len(assigned) > 1:
+            var, *per = draw(st.permutations(assigned))[: draw(st.integers(2, 3))]
+            if draw(st.booleans()):
+                steps.append(Count(var, fresh, tuple(per)))
+            else:
+                steps.append(Compute(draw(st.sampled_from(FUNCTIONS)), var, fresh, tuple(per)))
         elif kind == "compute":
             steps.append(Compute(draw(st.sampled_from(FUNCTIONS)), known(), fresh))
         elif kind == "combine" and len(assigned) > 1:
@@ -253,7 +274,11 @@ def plans(draw: st.DrawFn, wild: bool) -> Plan:
         else:
             steps.append(Count(known(), fresh))
         assigned.append(fresh)
-    steps.append(Answer(known(), draw(st.booleans())))
+    if draw(st.booleans()):
+        steps.append(Answer(known(), draw(st.booleans())))
+    else:
+        columns = draw(st.permutations(assigned))[: draw(st.integers(1, 3))]
+        steps.append(Answer(columns[0], more=tuple(columns[1:])))
     return Plan(draw(_TYPES), tuple(steps))  # type: ignore[arg-type]
 
 

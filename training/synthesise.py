@@ -17,6 +17,12 @@ and constraint statements, and each becomes a step in the describer's words:
   is ?x.``
 * ``FILTER(CONTAINS(LCASE(STR(?x)), "word"))`` (or ``REGEX(?x, "word", "i")``) -> ``Make
   sure ?x contains "word".``;
+* the analytic shapes (:class:`_Shape`): several projected variables -> ``The answer is ?x
+  and ?v1.``; ``GROUP BY ?g`` -> ``Count ?v for each ?g, ...`` and its ``HAVING`` ->
+  ``Make sure ?n is greater than 3.``; ``OPTIONAL { one statement }`` -> ``Find ..., assign
+  it to ?v if any.``; ``FILTER NOT EXISTS { one statement }`` (or ``MINUS``) -> ``Make sure
+  nothing is the nickname of ?x.``; ``LIMIT 2 OFFSET 2`` -> ``keep results 3 to 4``;
+  ``BIND(?a - ?b AS ?d)`` or ``((MAX(?y) - MIN(?y)) AS ?d)`` -> ``Compute ?a minus ?b, ...``;
 * ``ASK`` -> ``The answer is whether ?x exists.`` (a query with no variable: its last
   triple's object becomes ``?x`` and a ``Make sure ?x is ...``); two counts compared
   (``ASK { {SELECT (COUNT(?a) AS ?n1) ...} {SELECT (COUNT(?b) AS ?n2) ...} FILTER(?n1 >
@@ -39,7 +45,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nl2sparql.compiler import SparqlSyntaxError, parse
@@ -56,7 +62,9 @@ from nl2sparql.plan.reader import parse_plan
 from nl2sparql.plan.refs import split_find
 from nl2sparql.plan.steps import (
     YES_NO,
+    Absent,
     Answer,
+    Calculate,
     Combine,
     Compute,
     Count,
@@ -246,6 +254,7 @@ class _Writer:
         self.unions = [n for n in self.query.where.walk() if isinstance(n, q.Union)]
         self.texts: list[tuple[str, str, bool]] = []
         self.own_graph = False  # a graph other than Freebase: every constant needs a name
+        self.optional_vars: dict[str, int] = {}  # query variable only an OPTIONAL binds -> its group
 
     # -- variables and refs ---------------------------------------------------------------------
 
@@ -291,6 +300,10 @@ class _Writer:
         return self._finish()
 
     def _write_select(self) -> None:
+        shape = _analytic_shape(self.query)
+        if shape is not None:
+            self._write_analytic(shape)
+            return
         projection = self.query.projection or ()
         if len(projection) != 1:
             raise SynthesisError(f"the query projects {len(projection)} terms; a plan has one answer")
@@ -320,6 +333,109 @@ class _Writer:
             self.steps.append(Answer(Var(target), self.exists))
         else:
             self.steps.append(Answer(Var(ANSWER), self.exists))
+
+    # -- the analytic shapes ----------------------------------------------------------------
+
+    def _write_analytic(self, shape: _Shape) -> None:
+        """Steps for a query with several columns, groups, optional values, absences, an
+        offset or arithmetic (:class:`_Shape`): its graph part first, then what is computed
+        from it, then the ranking and the answer columns."""
+        self.query = self._take_text_filters(shape.graph)
+        _refuse_unsupported(self.query.where)
+        self.names[shape.columns[0]] = ANSWER
+        self.optional_vars = dict(shape.optional_vars)
+        needed = shape.needed()
+        d = self._decompose(self.query.replace(projection=tuple(q.Var(v[1:]) for v in needed)))
+        self._graph(d, needed[0])
+        missing = [v for v in needed if v not in self.assigned]
+        if missing:
+            raise SynthesisError(f"no statement assigns {', '.join(missing)}")
+        self._check_optionals(shape)
+        self._answer_filters()
+        self._text_steps()
+        for group in shape.absent:
+            self._absent(group)
+        for var, (op, a, b) in shape.binds.items():
+            self._calculate(op, a, b, var)
+        self._aggregate_steps(shape)
+        if shape.order is not None:
+            self._analytic_rank(shape)
+        columns = [Var(self.names[c]) for c in shape.columns]
+        self.steps.append(Answer(columns[0], self.exists, tuple(columns[1:])))
+
+    def _check_optionals(self, shape: _Shape) -> None:
+        """One ``Find`` for each ``OPTIONAL``: a longer optional chain has no plan step."""
+        counts: dict[int, int] = {}
+        for step in self.steps:
+            if isinstance(step, Find) and step.optional:
+                term = next(t for t, name in self.names.items() if name == step.target.name)
+                counts[shape.optional_vars[term]] = counts.get(shape.optional_vars[term], 0) + 1
+        if any(n != 1 for n in counts.values()) or len(counts) != len(set(shape.optional_vars.values())):
+            raise SynthesisError("an OPTIONAL has a plan step only when it holds one statement")
+
+    def _absent(self, group: q.GroupPattern) -> None:
+        """``Make sure nothing is <description>.`` for a ``NOT EXISTS`` / ``MINUS`` of one statement
+        read from the plan's variables."""
+        inside = {f"?{n.name}" for n in group.walk() if isinstance(n, q.Var)}
+        outer = sorted(inside & self.assigned)
+        if not outer or any(not isinstance(p, q.BGP) for p in group.patterns):
+            raise SynthesisError("a NOT EXISTS / MINUS has a plan step only for triples about a plan variable")
+        swap = {v[1:]: q.IRI(f"{FREEBASE}absent.{v[1:]}") for v in outer}
+        for v in outer:
+            self.placeholders[f"ns:absent.{v[1:]}"] = v
+        local = sorted(inside - set(outer))
+        where = group.transform(lambda n: swap.get(n.name, n) if isinstance(n, q.Var) else n)
+        sub = q.SelectQuery(projection=tuple(q.Var(v[1:]) for v in local), where=where)  # type: ignore[arg-type]
+        graph = graph_from_query(sub, [f"ns:absent.{v[1:]}" for v in outer], self.labels)
+        d = decompose(graph, self.decomposer.judge, self.decomposer.describe)
+        statements = [o for o in d.statements if isinstance(o.entry, Statement)]
+        if d.problems or d.constraints or len(statements) != 1:
+            raise SynthesisError("a NOT EXISTS / MINUS has a plan step only when it holds one statement")
+        occ = statements[0]
+        entry = occ.entry
+        assert isinstance(entry, Statement)
+        if occ.binding(entry.output or "") not in local:
+            raise SynthesisError("a NOT EXISTS / MINUS whose statement ends at a constant has no plan step")
+        inputs = [self.ref(occ.binding(slot) or "") for slot in entry.inputs]
+        find = self._find_step(entry, inputs, Var("none"))
+        self.entries[len(self.steps)] = entry
+        self.steps.append(Absent(find.description, find.refs))
+
+    def _calculate(self, op: str, a: str, b: str, target: str) -> None:
+        for term in (a, b):
+            if term not in self.assigned:
+                raise SynthesisError(f"arithmetic on {term}, which no step assigns")
+        self.steps.append(Calculate(op, Var(self.names[a]), Var(self.names[b]), Var(self.var_for(target))))
+        self.assigned.add(target)
+
+    def _aggregate_steps(self, shape: _Shape) -> None:
+        """``Count``/``Compute`` per group for every aggregate, the ``HAVING`` tests on them, then
+        the arithmetic of the projection on their results."""
+        per = tuple(Var(self.names[g]) for g in shape.groups if g in self.assigned)
+        if len(per) != len(shape.groups):
+            raise SynthesisError("GROUP BY a variable no statement assigns")
+        for target, (function, var) in shape.aggregates.items():
+            if var not in self.assigned:
+                raise SynthesisError(f"an aggregate of {var}, which no statement assigns")
+            step = _aggregate_step(function, Var(self.names[var]), Var(self.var_for(target)))
+            self.steps.append(replace(step, per=per))
+            self.assigned.add(target)
+        for target, word, value, negated in shape.having:
+            self.steps.append(MakeSure(Var(self.names[target]), word, _reread_value(value, word), negated))
+        for var, (op, a, b) in shape.computed.items():
+            self._calculate(op, a, b, var)
+
+    def _analytic_rank(self, shape: _Shape) -> None:
+        assert shape.order is not None
+        key_term, descending = shape.order
+        if key_term not in self.assigned:
+            raise SynthesisError(f"ORDER BY {key_term}: not a plan variable")
+        if shape.limit is None:
+            raise SynthesisError("ORDER BY without LIMIT has no plan step")
+        key = Var(self.names[key_term])
+        first = Var(self.names[shape.columns[0]])
+        ranked = None if key == first else first
+        self.steps.append(Rank(ranked, key, descending, shape.limit, shape.offset))
 
     def _write_compared(self, subs: Sequence[q.SelectQuery], op: str, left: str, right: str) -> None:
         """Each sub-select's steps and its count (or computation), then the comparison of the two
@@ -443,6 +559,8 @@ class _Writer:
         self.assigned.add(out_term if not constant else f"{out_term}@{len(self.steps)}")
         inputs = [self.ref(occ.binding(slot) or "") for slot in entry.inputs]
         find = self._find_step(entry, inputs, Var(target))
+        if out_term in self.optional_vars:
+            find = Find(find.description, find.refs, find.target, optional=True)
         self.entries[len(self.steps)] = entry
         self.steps.append(find)
         cvt = occ.binding(CVT_SLOT)
@@ -535,6 +653,8 @@ class _Writer:
     def _constraint(self, occ: Occurrence) -> None:
         entry = occ.entry
         var_term = occ.binding("?e1") or ""
+        if var_term in self.optional_vars:
+            raise SynthesisError(f"a test inside an OPTIONAL (on {var_term}) has no plan step")
         if not is_var(var_term) or var_term not in self.assigned:
             raise SynthesisError(f"constraint {entry.sparql} is not on a plan variable")
         var = Var(self.names[var_term])
@@ -660,6 +780,207 @@ def _refuse_unsupported(where: q.GroupPattern) -> None:
             raise SynthesisError(f"{type(node).__name__} has no plan step")
 
 
+@dataclass(slots=True)
+class _Shape:
+    """What a query asks beyond one plain answer, taken apart for :meth:`_Writer._write_analytic`.
+
+    ``graph``: the query with only its graph part (triples, filters) left; ``columns``: the
+    projected variables; ``aggregates``: alias -> (function, aggregated variable);
+    ``computed``: alias -> arithmetic on aliases or variables; ``binds``: ``BIND``
+    arithmetic; ``having``: (alias, comparison word, value, negated); ``optional_vars``:
+    variable only an ``OPTIONAL`` binds -> that group's number.
+    """
+
+    graph: q.SelectQuery
+    columns: list[str] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+    aggregates: dict[str, tuple[str, str]] = field(default_factory=dict)
+    computed: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    binds: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    having: list[tuple[str, str, Literal, bool]] = field(default_factory=list)
+    absent: list[q.GroupPattern] = field(default_factory=list)
+    optional_vars: dict[str, int] = field(default_factory=dict)
+    order: tuple[str, bool] | None = None
+    limit: int | None = None
+    offset: int = 0
+
+    def needed(self) -> list[str]:
+        """The variables the graph part must assign: columns, groups, what is aggregated, the key."""
+        wanted = [c for c in self.columns if c not in self.aggregates and c not in self.computed]
+        wanted += self.groups + [var for _f, var in self.aggregates.values()]
+        wanted += [t for _op, a, b in self.binds.values() for t in (a, b) if t not in self.binds]
+        if self.order is not None and self.order[0] not in self.aggregates and self.order[0] not in self.computed:
+            wanted.append(self.order[0])
+        wanted = [v for v in dict.fromkeys(wanted) if v not in self.binds]
+        if not wanted:
+            raise SynthesisError("the query assigns nothing from the graph")
+        return wanted
+
+
+_ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+
+
+def _analytic_shape(query: q.SelectQuery) -> _Shape | None:
+    """The analytic parts of ``query``, or ``None`` for a query the plain writer handles (one
+    projected term, no groups, no OPTIONAL, NOT EXISTS, MINUS, BIND or OFFSET)."""
+    projection = query.projection or ()
+    tops = query.where.patterns
+    plain = (
+        len(projection) == 1
+        and not (query.group_by or query.having or query.offset)
+        and (isinstance(projection[0], q.Var) or _aggregate(projection[0].expr) is not None)
+        and not any(isinstance(p, q.Optional | q.Minus | q.Bind) or _not_exists(p) is not None for p in tops)
+    )
+    if plain:
+        return None
+    shape = _Shape(query)
+    kept = [p for p in tops if not _take_element(shape, p)]
+    kept = [e for p in kept for e in (p.pattern.patterns if isinstance(p, q.Optional) else (p,))]
+    _take_projection(shape, projection)
+    _take_groups(shape, query)
+    shape.graph = q.SelectQuery(projection=query.projection, where=q.GroupPattern(tuple(kept)))
+    return shape
+
+
+def _take_element(shape: _Shape, element: q.Node) -> bool:
+    """Record ``element`` if it is an analytic part (and so not a graph part) of the query."""
+    absent = _not_exists(element)
+    if absent is not None or isinstance(element, q.Minus):
+        shape.absent.append(absent if absent is not None else element.pattern)  # type: ignore[union-attr]
+        return True
+    if isinstance(element, q.Bind):
+        shape.binds[term_text(element.var)] = _arithmetic(element.expr)
+        return True
+    return False
+
+
+def _take_projection(shape: _Shape, projection: Sequence[q.Var | q.Alias]) -> None:
+    if not projection:
+        raise SynthesisError("SELECT * has no plan answer")
+    for item in projection:
+        name = term_text(item if isinstance(item, q.Var) else item.var)
+        shape.columns.append(name)
+        if isinstance(item, q.Alias):
+            found = _aggregate(item.expr)
+            if found is not None:
+                shape.aggregates[name] = found
+            else:
+                shape.computed[name] = _arithmetic(item.expr, shape)
+
+
+def _take_groups(shape: _Shape, query: q.SelectQuery) -> None:
+    for group in query.group_by:
+        if not isinstance(group, q.Var):
+            raise SynthesisError(f"GROUP BY {group} has no plan step (only variables)")
+        shape.groups.append(term_text(group))
+    for condition in query.having:
+        shape.having.append(_having(condition, shape))
+    grouped = [var for _f, var in shape.aggregates.values() if var in shape.groups]
+    if grouped:
+        raise SynthesisError(f"GROUP BY / HAVING: an aggregate of the group variable {grouped[0]} has no plan step")
+    if (shape.aggregates or shape.having) and not shape.groups and len(shape.columns) > len(shape.aggregates):
+        raise SynthesisError("a projection of variables and aggregates without GROUP BY")
+    if query.order_by:
+        if len(query.order_by) != 1:
+            raise SynthesisError("ORDER BY more than one key has no plan step")
+        key = _strip_text(query.order_by[0].expr)
+        key = key.args[0] if isinstance(key, q.FunctionCall) and len(key.args) == 1 else key
+        name = _operand(key, shape)
+        shape.order = (name, query.order_by[0].descending)
+    shape.limit, shape.offset = query.limit, query.offset or 0
+    for element in query.where.patterns:
+        if isinstance(element, q.Optional):
+            _take_optional(shape, query, element)
+
+
+def _take_optional(shape: _Shape, query: q.SelectQuery, element: q.Optional) -> None:
+    """The variables only ``element`` binds: the ``Find`` that assigns one is optional."""
+    inside = {term_text(n) for n in element.pattern.walk() if isinstance(n, q.Var)}
+    rest = [p for p in query.where.patterns if p is not element]
+    outside = {term_text(n) for p in rest for n in p.walk() if isinstance(n, q.Var)}
+    if any(not isinstance(p, q.BGP) for p in element.pattern.patterns):
+        raise SynthesisError("an OPTIONAL with more than triples has no plan step")
+    if not inside - outside:
+        raise SynthesisError("an OPTIONAL that binds no variable of its own has no plan step")
+    number = len(set(shape.optional_vars.values()))
+    shape.optional_vars.update({v: number for v in inside - outside})
+
+
+def _not_exists(element: q.Node) -> q.GroupPattern | None:
+    if isinstance(element, q.Filter) and isinstance(element.expr, q.NotExists):
+        return element.expr.pattern
+    return None
+
+
+def _aggregate(expr: q.Node) -> tuple[str, str] | None:
+    """``COUNT(?v)`` -> ``("count", "?v")``, ``AVG(?v)`` -> ``("average", "?v")``; else ``None``."""
+    if isinstance(expr, q.Aggregate) and isinstance(expr.expr, q.Var) and not expr.separator:
+        if expr.name == "COUNT":
+            return "count", term_text(expr.expr)
+        if expr.name in _FUNCTIONS and not expr.distinct:
+            return _FUNCTIONS[expr.name], term_text(expr.expr)
+    return None
+
+
+def _operand(expr: q.Node, shape: _Shape | None) -> str:
+    """A variable, or (with ``shape``) an aggregate, named by the alias that holds it."""
+    if isinstance(expr, q.Var):
+        return term_text(expr)
+    found = _aggregate(expr) if shape is not None else None
+    if found is None or shape is None:
+        raise SynthesisError(f"{expr} has no plan step (arithmetic on variables and aggregates only)")
+    for alias, aggregate in shape.aggregates.items():
+        if aggregate == found:
+            return alias
+    alias = f"?agg{len(shape.aggregates)}"
+    shape.aggregates[alias] = found
+    return alias
+
+
+def _arithmetic(expr: q.Node, shape: _Shape | None = None) -> tuple[str, str, str]:
+    """``?a - ?b`` -> ``("minus", ?a, ?b)``; ``100 * ?a / ?b`` (or ``?a * 100 / ?b``, ``?a / ?b *
+    100``) -> ``("as a percentage of", ?a, ?b)``; aggregates become aliases of ``shape``."""
+    percentage = _percentage(expr)
+    if percentage is not None:
+        return "as a percentage of", _operand(percentage[0], shape), _operand(percentage[1], shape)
+    if isinstance(expr, q.BinaryOp) and expr.op in _ARITHMETIC:
+        return _ARITHMETIC[expr.op], _operand(expr.left, shape), _operand(expr.right, shape)
+    raise SynthesisError(f"{expr} has no plan step (one arithmetic operation on two values)")
+
+
+def _percentage(expr: q.Node) -> tuple[q.Node, q.Node] | None:
+    def hundred(node: q.Node) -> bool:
+        return isinstance(node, q.Literal) and node.lexical in ("100", "100.0")
+
+    if isinstance(expr, q.BinaryOp) and expr.op == "/" and isinstance(expr.left, q.BinaryOp):
+        top = expr.left
+        if top.op == "*" and hundred(top.left):
+            return top.right, expr.right
+        if top.op == "*" and hundred(top.right):
+            return top.left, expr.right
+    if isinstance(expr, q.BinaryOp) and expr.op == "*" and hundred(expr.right):
+        inner = expr.left
+        if isinstance(inner, q.BinaryOp) and inner.op == "/":
+            return inner.left, inner.right
+    return None
+
+
+def _having(condition: q.Node, shape: _Shape) -> tuple[str, str, Literal, bool]:
+    """``COUNT(?m) > 3`` -> ``(alias of the count, "greater than", 3, False)``."""
+    if isinstance(condition, q.BinaryOp) and isinstance(condition.left, q.Literal):
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(condition.op, condition.op)
+        condition = q.BinaryOp(flipped, condition.right, condition.left)
+    if not (isinstance(condition, q.BinaryOp) and isinstance(condition.right, q.Literal)):
+        raise SynthesisError(f"HAVING {condition} has no plan step (an aggregate compared with a constant)")
+    alias = _operand(condition.left, shape)
+    if alias not in shape.aggregates:
+        raise SynthesisError(f"HAVING {condition} does not test an aggregate")
+    word = {"=": "is", "!=": "is"}.get(condition.op) or _COMPARISON_WORDS.get(condition.op)
+    if word is None:
+        raise SynthesisError(f"HAVING {condition} has no plan words")
+    return alias, word, _plan_literal(condition.right), condition.op == "!="
+
+
 def _holds(element: q.Node, union: q.Union) -> bool:
     """Whether ``element`` is ``union`` or a group holding only it."""
     if element is union:
@@ -717,9 +1038,7 @@ def _as_select(query: q.AskQuery) -> q.SelectQuery:
     """
     if query.group_by or query.having or query.order_by or query.values is not None:
         raise SynthesisError("an ASK with GROUP BY, HAVING, ORDER BY or VALUES has no plan")
-    found = [
-        n.name for t in query.where.find_all(q.TriplePattern) for n in (t.subject, t.object) if isinstance(n, q.Var)
-    ]
+    found = [n.name for t in _required_triples(query.where) for n in (t.subject, t.object) if isinstance(n, q.Var)]
     if found:
         return q.SelectQuery(projection=(q.Var(found[-1]),), where=query.where)
     last = next((t for t in reversed(list(query.where.find_all(q.TriplePattern)))), None)
@@ -730,6 +1049,12 @@ def _as_select(query: q.AskQuery) -> q.SelectQuery:
     assert isinstance(where, q.GroupPattern)
     check = q.Filter(q.BinaryOp("=", var, last.object))
     return q.SelectQuery(projection=(var,), where=q.GroupPattern((*where.patterns, check)))
+
+
+def _required_triples(where: q.GroupPattern) -> list[q.TriplePattern]:
+    """The triples of ``where`` outside ``OPTIONAL``, ``MINUS`` and ``NOT EXISTS``: what every row has."""
+    kept = [p for p in where.patterns if not isinstance(p, q.Optional | q.Minus) and _not_exists(p) is None]
+    return [t for p in kept for t in p.find_all(q.TriplePattern)]
 
 
 def _compared_aggregates(query: q.AskQuery) -> tuple[list[q.SelectQuery], str, str, str] | None:

@@ -2,7 +2,8 @@
 
 One module per pattern: :mod:`.graph` (chains, conjunctions, shared CVTs),
 :mod:`.filters` (equality and typed comparisons), :mod:`.time_window` (WebQSP's
-``NOT EXISTS || EXISTS`` windows on a CVT), :mod:`.union` (``Combine``), and
+``NOT EXISTS || EXISTS`` windows on a CVT), :mod:`.union` (``Combine``), :mod:`.analytic`
+(groups and ``HAVING``, ``OPTIONAL``, ``FILTER NOT EXISTS``, ``BIND`` arithmetic), and
 :mod:`.lower`, which walks the plan and handles ranking, counting and the answer.
 """
 

@@ -22,13 +22,19 @@ Steps are lowered in plan order into one group:
   and one over values computed before it keeps them (grouped by them);
 * ``Make sure ?v contains "word"`` -> ``FILTER(CONTAINS(LCASE(STR(?v)), "word"))``;
 * ``The answer is ?x`` -> ``SELECT DISTINCT ?x`` and, for Freebase, WebQSP's answer
-  language filter; ``The answer is whether ?x exists`` -> ``ASK``.
+  language filter; ``The answer is whether ?x exists`` -> ``ASK``; ``The answer is ?x and
+  ?v1`` -> ``SELECT DISTINCT ?x ?v1``;
+* the analytic shapes (:mod:`.analytic`): ``Count ?x for each ?g`` -> ``GROUP BY ?g`` (a
+  ``Make sure`` on the count -> ``HAVING``), ``... if any`` -> ``OPTIONAL``, ``Make sure
+  nothing is ...`` -> ``FILTER NOT EXISTS``, ``keep results 6 to 10`` -> ``LIMIT 5 OFFSET
+  5``, ``Compute ?a minus ?b`` -> ``BIND``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nl2sparql.compiler.assemble import (
     Label,
@@ -61,10 +67,10 @@ from nl2sparql.compiler.ast import (
     Union,
     Var,
 )
-from nl2sparql.compiler.lowering import filters, graph, time_window
+from nl2sparql.compiler.lowering import analytic, filters, graph, time_window
 from nl2sparql.compiler.lowering.options import LoweringError, LoweringOptions
 from nl2sparql.compiler.lowering.union import branches
-from nl2sparql.plan.steps import Answer, Combine, Compute, Count, Find, MakeSure, Rank, Step
+from nl2sparql.plan.steps import Absent, Answer, Calculate, Combine, Compute, Count, Find, MakeSure, Rank, Step
 from nl2sparql.plan.steps import Literal as PlanLiteral
 from nl2sparql.plan.steps import Var as PlanVar
 
@@ -76,6 +82,23 @@ class _Scope:
     elements: list[Node] = field(default_factory=list)
     seen: set[TriplePattern] = field(default_factory=set)
     windows: dict[str, tuple[time_window.Window, bool]] = field(default_factory=dict)
+
+
+class _Final(NamedTuple):
+    """Aggregates the outer ``SELECT`` computes: ``(aggregate, name)`` pairs, the group
+    variables and the ``HAVING`` conditions."""
+
+    aliases: tuple[tuple[Aggregate, str], ...]
+    per: tuple[str, ...] = ()
+    having: tuple[Expression, ...] = ()
+
+
+class _Window(NamedTuple):
+    """How the outer ``SELECT`` is ordered and cut: ``ORDER BY``, ``LIMIT``, ``OFFSET``."""
+
+    order: tuple[OrderCondition, ...] = ()
+    limit: int | None = None
+    offset: int | None = None
 
 
 class _Names:
@@ -128,10 +151,13 @@ class _Lowering:
         if answer is None:
             raise LoweringError("the plan has no answer line")
         self.answer = answer.name
+        answer_step = next(s for s in self.steps if isinstance(s, Answer))
+        self.columns = tuple(v.name for v in answer_step.columns)
         self.exists = any(isinstance(s, Answer) and s.exists for s in self.steps)
         plan_vars = {v.name for step in self.steps for v in (*step.inputs, getattr(step, "target", None)) if v}
         self.names = _Names(plan_vars)
         self.parts: dict[int, list[TriplePattern]] = {}
+        self.absent: dict[int, list[TriplePattern]] = {}
         self.cvt_of: dict[str, Var] = {}
         self._bind(chosen)
 
@@ -146,6 +172,10 @@ class _Lowering:
                 raise LoweringError(f"step {index + 1}: no statement was chosen")
             name = self.names.fresh("cvt")
             triples = list(bind_statement(find, recalled, name))
+            if isinstance(self.steps[index], Absent):  # its own variables, joined with nothing else
+                nothing = {find.target: Var(self.names.fresh("none"))}
+                self.absent[index] = [substitute(t, nothing) for t in triples]  # type: ignore[misc]
+                continue
             if any(Var(name) in (t.subject, t.object) for t in triples):
                 cvt_names.append(name)
                 step_cvt[index] = name
@@ -182,35 +212,56 @@ class _Lowering:
         branch_of = branches(self.plan)
         main = _Scope()
         sides: dict[tuple[int, int], _Scope] = {}
-        order: tuple[OrderCondition, ...] = ()
-        limit: int | None = None
-        counted: tuple[Aggregate, str] | None = None
+        window = _Window()
+        final: _Final | None = None
+        done: set[int] = set()  # steps lowered with an earlier one (a run of aggregates, HAVING)
         for index, step in enumerate(self.steps):
+            if index in done:
+                continue
             scope = sides.setdefault(branch_of[index], _Scope()) if index in branch_of else main
-            later = any(not isinstance(s, Answer) for s in self.steps[index + 1 :])
+            later = any(not isinstance(s, Answer) for i, s in enumerate(self.steps) if i > index and i not in done)
             if isinstance(step, Find):
                 triples = graph.dedupe(self.parts[index], scope.seen)
                 if triples:
-                    scope.elements.append(BGP(triples))
+                    scope.elements.append(analytic.optional(triples) if step.optional else BGP(triples))
+            elif isinstance(step, Absent):
+                scope.elements.append(analytic.absent(self.absent[index]))
+            elif isinstance(step, Calculate):
+                scope.elements.append(analytic.arithmetic(step))
             elif isinstance(step, MakeSure) and step.op == "holds during":
                 self._window(index, step, scope)
             elif isinstance(step, MakeSure):
                 scope.elements.extend(made[index])
             elif isinstance(step, Rank):
                 self._flush(main)
-                result = self._rank(index, step, main, later)
-                if result is not None:
-                    order, limit = result
+                window = self._rank(index, step, main, later) or window
             elif isinstance(step, Count | Compute):
                 self._flush(main)
-                if later:
-                    self._aggregate_subquery(index, step, main)
-                else:
-                    counted = (aggregate_of(step), step.target.name)
+                final = self._aggregates(index, main, done)
             elif isinstance(step, Combine):
                 main.elements.append(self._union(index, step, sides))
         self._flush(main)
-        return self._select(main, order, limit, counted)
+        return self._select(main, window, final)
+
+    def _aggregates(self, index: int, main: _Scope, done: set[int]) -> _Final | None:
+        """The run of aggregates at step ``index`` (with its ``HAVING`` tests) as a sub-select when
+        later steps read them; else what the outer ``SELECT`` computes."""
+        run = analytic.aggregate_run(self.steps, index)
+        tests = analytic.having_steps(self.steps, run)
+        done.update(run, tests)
+        steps = [self.steps[i] for i in run]
+        aliases = tuple((aggregate_of(s), s.target.name) for s in steps)  # type: ignore[union-attr]
+        by_name = {name: aggregate for aggregate, name in aliases}
+        having = tuple(
+            analytic.having_condition(t, by_name[t.var.name])  # type: ignore[union-attr]
+            for t in (self.steps[i] for i in tests)
+        )
+        per = tuple(v.name for v in steps[0].per)  # type: ignore[union-attr]
+        final = _Final(aliases, per, having)
+        if any(not isinstance(s, Answer) for i, s in enumerate(self.steps) if i > index and i not in done):
+            self._aggregate_subquery(index, final, main)
+            return None
+        return final
 
     # -- constraints ---------------------------------------------------------------------
 
@@ -268,10 +319,10 @@ class _Lowering:
 
     def _inlinable(self, index: int, var: str, term: Expression) -> bool:
         """Whether ``?var`` can be replaced by ``term`` in its triples (nothing else reads it)."""
-        if (var == self.answer and not self.exists) or var in self.inline:
+        if (var in self.columns and not self.exists) or var in self.inline:
             return False
         assigners = [s for s in self.steps if getattr(s, "target", None) == PlanVar(var)]
-        if not assigners or not all(isinstance(s, Find) for s in assigners):
+        if not assigners or not all(isinstance(s, Find) and not s.optional for s in assigners):
             return False
         for other, step in enumerate(self.steps):
             if other != index and PlanVar(var) in step.inputs and not (isinstance(step, Answer) and step.exists):
@@ -318,10 +369,10 @@ class _Lowering:
             wanted += [v.name for v in step.inputs]
         return tuple(Var(name) for name in dict.fromkeys(wanted) if name in bound)
 
-    def _rank(self, index: int, step: Rank, main: _Scope, later: bool) -> tuple[tuple[OrderCondition, ...], int] | None:
+    def _rank(self, index: int, step: Rank, main: _Scope, later: bool) -> _Window | None:
         key = self._key(step.key.name)
         ranked = [step.var.name] if step.var is not None else []
-        if self.options.keep_ties and step.keep == 1:
+        if self.options.keep_ties and step.keep == 1 and not step.skip:
             best = Var(self.names.fresh("best"))
             inner = SelectQuery(
                 projection=(Alias(Aggregate("MAX" if step.descending else "MIN", key), best),),
@@ -330,42 +381,48 @@ class _Lowering:
             main.elements.append(GroupPattern((SubSelect(inner),)))
             main.elements.append(Filter(BinaryOp("=", key, best)))
             return None
-        condition = (OrderCondition(key, step.descending),)
+        window = _Window((OrderCondition(key, step.descending),), step.keep, step.skip or None)
         if not later:
-            return condition, step.keep
-        projection = self._needed_after(index, [*ranked, self.answer])
+            return window
+        projection = self._needed_after(index, [*ranked, *self.columns])
         if not projection:
             raise LoweringError(f"step {index + 1}: nothing the later steps use comes out of the ranking")
         inner = SelectQuery(
             projection=projection,
             where=GroupPattern(tuple(main.elements)),
             distinct=True,
-            order_by=condition,
-            limit=step.keep,
+            order_by=window.order,
+            limit=window.limit,
+            offset=window.offset,
         )
         main.elements[:] = [GroupPattern((SubSelect(inner),))]
         main.seen.clear()
         return None
 
-    def _aggregate_subquery(self, index: int, step: Count | Compute, main: _Scope) -> None:
+    def _aggregate_subquery(self, index: int, final: _Final, main: _Scope) -> None:
         """``{ SELECT ?n1 (COUNT(DISTINCT ?y) AS ?n2) WHERE { ... } GROUP BY ?n1 }``: the count or
-        computation as one value the later steps read, keeping the values computed before it."""
+        computation as one value the later steps read, keeping the values computed before it
+        (and its groups, with their ``HAVING``)."""
         computed = self._computed(index)
+        aliases = tuple(Alias(aggregate, Var(name)) for aggregate, name in final.aliases)
+        per = tuple(Var(name) for name in final.per)
         done: list[Node] = []
         own: list[Node] = []
         for element in main.elements:
             (done if _exposed(element) <= computed else own).append(element)
         if done and own and not computed & set(_vars_in(own)):
-            counted = Alias(aggregate_of(step), Var(step.target.name))
-            inner = SelectQuery(projection=(counted,), where=GroupPattern(tuple(own)))
+            inner = SelectQuery(
+                projection=(*per, *aliases), where=GroupPattern(tuple(own)), group_by=per, having=final.having
+            )
             main.elements[:] = [*done, GroupPattern((SubSelect(inner),))]
             main.seen.clear()
             return
-        kept = tuple(v for v in self._needed_after(index, []) if v.name in computed)
+        kept = tuple(v for v in self._needed_after(index, []) if v.name in computed and v not in per)
         inner = SelectQuery(
-            projection=(*kept, Alias(aggregate_of(step), Var(step.target.name))),
+            projection=(*kept, *per, *aliases),
             where=GroupPattern(tuple(main.elements)),
-            group_by=kept,
+            group_by=(*kept, *per),
+            having=final.having,
         )
         main.elements[:] = [GroupPattern((SubSelect(inner),))]
         main.seen.clear()
@@ -385,34 +442,58 @@ class _Lowering:
             groups.append(GroupPattern(tuple(substitute(e, rename) for e in scope.elements)))
         return Union(tuple(groups))
 
-    def _select(
-        self,
-        main: _Scope,
-        order: tuple[OrderCondition, ...],
-        limit: int | None,
-        counted: tuple[Aggregate, str] | None,
-    ) -> Query:
-        if counted is not None and counted[1] == self.answer and not self.exists:
-            projection: tuple[Var | Alias, ...] = (Alias(counted[0], Var(counted[1])),)
-            return SelectQuery(projection=projection, where=GroupPattern(tuple(main.elements)))
-        if counted is not None and self.exists:
-            raise LoweringError(
-                f"?{counted[1]} always exists; a yes/no answer on it needs a comparison first "
-                f"(Make sure ?{counted[1]} is greater than 0.)"
-            )
-        if counted is not None:
-            raise LoweringError(f"?{counted[1]} is computed but the answer is ?{self.answer}")
+    def _select(self, main: _Scope, window: _Window, final: _Final | None) -> Query:
+        if final is not None:
+            return self._aggregate_select(main, window, final)
         if self.exists:
             return AskQuery(where=GroupPattern(tuple(main.elements)))
         elements = list(main.elements)
         if self.options.language:
             elements.append(language_filter(self.answer, self.options.language))
         return SelectQuery(
-            projection=(Var(self.answer),),
+            projection=tuple(Var(name) for name in self.columns),
             where=GroupPattern(tuple(elements)),
             distinct=True,
-            order_by=order,
-            limit=limit,
+            order_by=window.order,
+            limit=window.limit,
+            offset=window.offset,
+        )
+
+    def _aggregate_select(self, main: _Scope, window: _Window, final: _Final) -> Query:
+        """The outer ``SELECT`` computing ``final``'s aggregates: one value, or a row per group
+        (``SELECT ?g (COUNT(DISTINCT ?x) AS ?n) ... GROUP BY ?g HAVING ...``); an ``ASK``
+        whether any group passes its ``HAVING`` (``ASK { { SELECT ?g ... HAVING ... } }``)."""
+        where = GroupPattern(tuple(main.elements))
+        names = dict((name, aggregate) for aggregate, name in final.aliases)
+        first = final.aliases[0][1]
+        if self.exists and final.per and final.having:  # a sub-select: Oxigraph reads no HAVING after ASK
+            per = tuple(Var(v) for v in final.per)
+            groups = SelectQuery(projection=per, where=where, group_by=per, having=final.having)
+            return AskQuery(where=GroupPattern((GroupPattern((SubSelect(groups),)),)))
+        if self.exists:
+            raise LoweringError(
+                f"?{first} always exists; a yes/no answer on it needs a comparison first "
+                f"(Make sure ?{first} is greater than 0.)"
+            )
+        projection: list[Var | Alias] = []
+        for column in self.columns:
+            if column in names:
+                projection.append(Alias(names[column], Var(column)))
+            elif column in final.per:
+                projection.append(Var(column))
+            elif not final.per:
+                raise LoweringError(f"?{first} is computed but the answer is ?{column}")
+            else:
+                raise LoweringError(f"?{column} is neither computed nor a group ('for each ?{column}') of ?{first}")
+        return SelectQuery(
+            projection=tuple(projection),
+            where=where,
+            distinct=bool(final.per),
+            group_by=tuple(Var(v) for v in final.per),
+            having=final.having,
+            order_by=window.order,
+            limit=window.limit,
+            offset=window.offset,
         )
 
 
