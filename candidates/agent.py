@@ -19,6 +19,7 @@ and the whole search stops at ``max_candidates``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -47,7 +48,7 @@ class AgentLimits:
 
     entities: int = 3
     classes: int = 2
-    values: int = 2
+    values: int = 3
     beam: int = 8
     statements_per_node: int = 40
     attributes: int = 12
@@ -56,17 +57,62 @@ class AgentLimits:
     timeout: float = 2.0
 
 
-def anchors_of(grounding: Any, limits: AgentLimits) -> list[Anchor]:
-    """The grounded items a search starts from, best first within each kind."""
+#: an entity is an anchor when its link scores at least this share of the best link's (the
+#: linker's own rule for a second entity, ``EntityLinker.link_entities``)
+RELATIVE_SCORE = 0.8
+#: value matches that name the whole value; partial and fuzzy ones (*longest* in *The Longest
+#: Day*) are the question's ordinary words far more often than a name
+WHOLE_VALUE_MATCHES = frozenset({"exact", "article", "number", "date", "year"})
+
+
+def anchors_of(grounding: Any, limits: AgentLimits, cues: Cues | None = None) -> list[Anchor]:
+    """The grounded items a search starts from, best first within each kind.
+
+    Left out: an entity linked far below the best one; one found by a single lower-case word
+    inside a longer name (*capital* in *Australian Capital Territory*: names are written
+    with capitals); a value matched in part; a number the question compares with or ranks
+    by (*more than 12*, *the 6th to 10th*), which is an operand, not a thing."""
+    entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e)]
+    best = max((float(e.score) for e in entities), default=0.0)
     found = [
         Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score))
-        for e in grounding.entities[: limits.entities]
+        for e in entities
+        if float(e.score) >= RELATIVE_SCORE * best
     ]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
-    for value in grounding.values[: limits.values]:
+    operands = _operands(cues) if cues is not None else set()
+    values = [v for v in grounding.values if v.match in WHOLE_VALUE_MATCHES and _number(v.value) not in operands]
+    for value in values[: limits.values]:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
-        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3])))
+        names = getattr(value, "count", 0) <= len(value.predicates) and any(_naming(p) for p in value.predicates[:3])
+        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
+    return found
+
+
+def _common_word(entity: Any) -> bool:
+    mention = str(getattr(entity, "mention", ""))
+    return getattr(entity, "match", "") == "partial" and " " not in mention.strip() and mention.islower()
+
+
+def _naming(predicate: str) -> bool:
+    """Whether a predicate names its subject (``name``, ``title``, ``label``, ``firstName``)."""
+    local = re.split(r"[/#]", predicate)[-1].lower()
+    return any(word in local for word in ("name", "title", "label"))
+
+
+def _number(text: str) -> str:
+    try:
+        return f"{abs(float(text)):g}"
+    except ValueError:
+        return text
+
+
+def _operands(cues: Cues) -> set[str]:
+    found = {_number(cues.compare[1])} if cues.compare else set()
+    if cues.window:
+        offset, keep = cues.window
+        found |= {_number(str(n)) for n in (keep, offset + 1, offset + keep)}
     return found
 
 
@@ -106,20 +152,24 @@ class Agent:
     def candidates(self, question: str, grounding: Any, scores: Scores, cues: Cues | None = None) -> list[Candidate]:
         """The question's candidates, best first, each with its score."""
         cues = cues or read_cues(question)
+        beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries)
-        anchors = anchors_of(grounding, self.limits)
-        bases = [b for a in anchors for b in self._bases(view, a)]
-        bases = self._best(question, bases, scores, self.limits.beam * 2)
-        grown = [c for b in bases if b.hops == 1 for c in self._second_hops(view, b)]
-        grown = self._best(question, grown, scores, self.limits.beam * 2)
-        grown += self._intersections(view, bases + grown)
-        pool = [self._typed(view, c) for c in self._best(question, bases + grown, scores, self.limits.beam)]
+        anchors = anchors_of(grounding, self.limits, cues)
+        bases = self._best(question, [b for a in anchors for b in self._bases(view, a)], scores, beam * 2)
+        firsts = self._best(question, bases + list(self._intersections(view, bases[:beam])), scores, beam * 2)
+        grown = [c for b in firsts if b.hops == 1 for c in self._second_hops(view, b)]
+        grown = self._best(question, grown, scores, beam * 2)
+        grown += self._intersections(view, firsts[:beam] + grown[:beam])
+        pool = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam)]
         final = list(pool)
         if cues.yes_no:
-            final += self._yes_no(view, bases + grown, anchors)
+            typed = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam * 2)]
+            final += self._yes_no(typed, anchors)
+            final += self._all_values_hold(bases, anchors)
         for base in pool:
             numbers, others = self._attributes(view, base)
-            final += [c for c in operators(base, cues, numbers, others) if view.reaches(c.patterns) or c.tail]
+            shaped = operators(base, cues, numbers, others, question)
+            final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         final = _unique(final)[: self.limits.max_candidates]
         ranked = sorted(zip(final, scores(question, final), strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -154,7 +204,7 @@ class Agent:
                 for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
                     hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
                     if hop is not None:
-                        yield _base(hop, anchor)
+                        yield replace(_base(hop, anchor), names_answer=anchor.unique)
 
     def _second_hops(self, view: GraphView, base: Candidate) -> Iterable[Candidate]:
         """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``?m``)."""
@@ -168,9 +218,8 @@ class Agent:
                     continue
                 seen.add(statement.id)
                 hop = bind(statement, "?m", "?m", "?x", ["?c2"], self.prefixes)
-                candidate = replace(
-                    first, steps=(*first.steps, hop.sentence, _ANSWER), patterns=first.patterns + hop.patterns, hops=2
-                )
+                steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
+                candidate = replace(first, steps=steps, patterns=patterns, hops=2, names_answer=False)
                 if view.reaches(candidate.patterns):
                     yield candidate
 
@@ -183,21 +232,48 @@ class Agent:
                 b_own = _renamed_helpers(b)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
                 patterns, anchors = a.patterns + b_own.patterns, a.anchors + b.anchors
-                candidate = replace(a, steps=steps, patterns=patterns, anchors=anchors, hops=max(a.hops, b.hops))
+                named = a.names_answer or b.names_answer
+                hops = max(a.hops, b.hops)
+                candidate = replace(a, steps=steps, patterns=patterns, anchors=anchors, hops=hops, names_answer=named)
                 if view.reaches(candidate.patterns):
                     yield candidate
 
-    def _yes_no(self, view: GraphView, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
-        """Whether a base reaches another grounded item (an ``ASK``: no is an answer too)."""
+    def _yes_no(self, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+        """Whether a reading reaches another grounded item (an ``ASK``: no is an answer too). A
+        reading that finds nodes is checked against an entity or class, one that finds values
+        against a value the question writes."""
         found = []
         for base in bases:
+            kinds = {"literal": ("value",), "uri": ("entity", "class")}.get(base.answer_kind, ())
             for other in anchors:
-                if other.name in base.anchors:
+                if other.name in base.anchors or other.kind not in kinds:
                     continue
                 patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
                 steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
-                found.append(replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK",
-                                     anchors=base.anchors + (other.name,)))  # fmt: skip
+                anchored = base.anchors + (other.name,)
+                found.append(
+                    replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
+                )
+        return found
+
+    def _all_values_hold(self, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+        """Whether one node holds every value the question writes (*Is Steve Johnson a sales
+        support agent?*: a first name, a last name and a job title on one employee), for the
+        first two readings of each value; an ``ASK`` whatever the store says."""
+        values = {a.name for a in anchors if a.kind == "value"}
+        by_value: dict[str, list[Candidate]] = defaultdict(list)
+        for base in bases:
+            if base.hops == 1 and len(base.anchors) == 1 and base.anchors[0] in values:
+                by_value[base.anchors[0]].append(base)
+        if len(by_value) < 2:
+            return []
+        found = []
+        for combination in itertools.islice(itertools.product(*(b[:2] for b in by_value.values())), 8):
+            joined = [_renamed_helpers_n(c, n) for n, c in enumerate(combination)]
+            steps = (*(s for c in joined for s in _steps(c)), "The answer is whether ?x exists.")
+            patterns = tuple(p for c in joined for p in c.patterns)
+            anchors_used = tuple(a for c in joined for a in c.anchors)
+            found.append(Candidate("yes-no", steps, patterns, head="ASK", anchors=anchors_used))
         return found
 
     # -- attributes ------------------------------------------------------------------------
@@ -245,6 +321,19 @@ def _renamed_helpers(candidate: Candidate) -> Candidate:
 
     def fix(text: str) -> str:
         return re.sub(r"\?(c1|c2|m)\b", lambda m: swap["?" + m.group(1)], text)
+
+    return replace(
+        candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
+    )
+
+
+def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
+    """The helper nodes of the ``n``-th of several joined readings given names of their own."""
+    if n == 0:
+        return candidate
+
+    def fix(text: str) -> str:
+        return re.sub(r"\?(c\d|m\d?)\b", lambda m: f"?{m.group(1)}_{n}", text)
 
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)

@@ -33,6 +33,7 @@ class Anchor:
     kind: str  # "entity", "class" or "value"
     score: float
     predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
+    unique: bool = False  # a value held by one node only: it names that node (a title, a name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class Candidate:
     source: str = "graph"
     #: what the answer is, where the agent looked: "uri" (a node) or "literal" (a value)
     answer_kind: str = ""
+    #: the answer is a node the question itself names (by a title or a name it holds alone)
+    names_answer: bool = False
     score: float = 0.0
     features: Mapping[str, float] = field(default_factory=dict)
 

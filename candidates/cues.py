@@ -28,26 +28,29 @@ _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_NUMBER = r"(\d[\d,]*(?:\.\d+)?|" + "|".join(_WORD_NUMBERS) + r")"
+_NUMBER = r"(-?\d[\d,]*(?:\.\d+)?|" + "|".join(_WORD_NUMBERS) + r")"
 _ORDINAL = r"(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r")"
 
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b")
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b")
 _MOST = re.compile(
-    r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last|maximum|max|top|"
-    r"heaviest|tallest|richest|youngest|best|expensive|costliest|more)\b"
+    r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last(?! name)|maximum|max|"
+    r"heaviest|tallest|richest|youngest|best|expensive|costliest|more|northernmost|easternmost|"
+    r"furthest north|farthest north|furthest east|farthest east)\b"
 )
 _LEAST = re.compile(
-    r"\b(least|lowest|smallest|shortest|earliest|first|oldest|minimum|min|cheapest|fewest|lightest|"
-    r"poorest|worst)\b"
+    r"\b(least|lowest|smallest|shortest|earliest|first(?! name)|oldest|minimum|min|cheapest|fewest|lightest|"
+    r"poorest|worst|southernmost|westernmost|furthest south|farthest south|furthest west|farthest west)\b"
 )
-_TOP = re.compile(rf"\b(?:top|first|last|the)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
+_TOP = re.compile(rf"\b(?:top|first|last|the|which|what)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
 _COMPARE = (
     (re.compile(rf"\b(?:more|greater|higher|larger|bigger|over|above)\s+(?:than\s+)?{_NUMBER}"), "greater than"),
     (re.compile(rf"\b(?:less|fewer|lower|smaller|under|below)\s+(?:than\s+)?{_NUMBER}"), "less than"),
     (re.compile(rf"\bat least\s+{_NUMBER}"), "at least"),
     (re.compile(rf"\bat most\s+{_NUMBER}"), "at most"),
+    (re.compile(rf"\b(?:north|east) of (?:\w+\s+)?{_NUMBER}"), "greater than"),
+    (re.compile(rf"\b(?:south|west) of (?:\w+\s+)?{_NUMBER}"), "less than"),
     (re.compile(r"\b(?:after|since)\s+(\d{4})\b"), "after"),
     (re.compile(r"\bbefore\s+(\d{4})\b"), "before"),
 )  # fmt: skip
@@ -59,6 +62,10 @@ _AGGREGATES = (
 )
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
 _NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
+_GROUP_RANK = re.compile(
+    r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:ous|ive|ful|al|ic|able|est|er|ed|ing|ly)\b)(?:\w+\s+)?\w+s\b"
+    r"|\bby (?:the )?number of\b|\b(?:spent|spends|earned|sold|bought) the most\b"
+)
 _VALUE = re.compile(
     r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall)\b"
 )
@@ -66,7 +73,8 @@ _QUOTED = re.compile(
     r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\bwith (\w+) in (?:its|their) (?:name|title)"
 )
 _COLUMNS = re.compile(
-    r"\b(and their|and its|and the|with their|with its|together with|along with|as well as|list .+ and)\b"
+    r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
+    r"|\b\w+ and \w+ of (every|each|all)\b|^(list|give|show)\b.+\band\b"
 )
 
 
@@ -85,6 +93,7 @@ class Cues:
     negation: bool = False
     columns: bool = False
     value: bool = False  # the question asks for a value (when, what year, how long)
+    group_rank: bool = False  # a ranking by a number of things (*the most albums*, *by number of tracks*)
     contains: str | None = None  # a word the answer's name must contain
 
     @property
@@ -148,6 +157,7 @@ def read_cues(question: str) -> Cues:
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
         value=bool(_VALUE.search(text)),
+        group_rank=bool(_GROUP_RANK.search(text)),
         contains=_contained(question),
     )
 

@@ -8,6 +8,7 @@ a date, a name of ``?x``) are hops from ``?x`` that the agent found; they arrive
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -34,7 +35,7 @@ def ranked(base: Candidate, attribute: Hop, descending: bool, offset: int, keep:
     """The ``?x`` with the largest (or smallest) ``?v``, or a window of the ranking."""
     order = "descending" if descending else "ascending"
     first = f"keep the first {keep}" if keep > 1 else "keep the first"
-    window = f"{first} after the first {offset}" if offset else first
+    window = f"keep results {offset + 1} to {offset + keep}" if offset else first
     steps = (*_without_answer(base), attribute.sentence, f"Rank ?x by ?v in {order} order and {window}.", _ANSWER)
     tail = f"ORDER BY {'DESC' if descending else 'ASC'}(?v) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
     return replace(
@@ -70,6 +71,14 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str) -> Candidate
     steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
+    """Whether the value ``base`` finds compares with a number (*Was Radiohead formed before 1980?*)."""
+    symbol = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
+    steps = (*_without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
+    patterns = (*base.patterns, f"FILTER(?x {symbol[op]} {number})")
+    return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
 
 
 def aggregated(base: Candidate, attribute: Hop, function: str) -> Candidate:
@@ -112,10 +121,76 @@ def grouped(base: Candidate, group: Hop, attribute: Hop | None, function: str | 
     )
 
 
+def ranked_groups(
+    base: Candidate, group: Hop, attribute: Hop | None, descending: bool, offset: int, keep: int
+) -> Candidate:
+    """The ``?g`` with the most (or fewest) ``?x``, or the largest total of their ``?v``
+    (*the artists with the most albums*, *the customer who spent the most*)."""
+    group = _as_group(group)
+    order = "descending" if descending else "ascending"
+    window = (
+        f"keep results {offset + 1} to {offset + keep}"
+        if offset
+        else (f"keep the first {keep}" if keep > 1 else "keep the first")
+    )
+    if attribute is None:
+        measure, sentence = "COUNT(DISTINCT ?x)", "Count ?x for each ?g, assign it to ?n."
+        patterns = base.patterns + group.patterns
+    else:
+        measure, sentence = "SUM(?v)", "Compute the sum of ?v for each ?g, assign it to ?n."
+        patterns = base.patterns + group.patterns + attribute.patterns
+    extra = (attribute.sentence,) if attribute is not None else ()
+    steps = (*_without_answer(base), group.sentence, *extra, sentence,
+             f"Rank ?g by ?n in {order} order and {window}.", "The answer is ?g.")  # fmt: skip
+    direction = "DESC" if descending else "ASC"
+    tail = f"GROUP BY ?g ORDER BY {direction}({measure}) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
+    return replace(base, shape="rank-group", steps=steps, patterns=patterns, head="SELECT ?g", tail=tail,
+                   hops=base.hops + 1, answer_kind="uri")  # fmt: skip
+
+
+def _as_group(hop: Hop) -> Hop:
+    return replace(
+        hop, sentence=hop.sentence.replace("?v", "?g"), patterns=tuple(p.replace("?v", "?g") for p in hop.patterns)
+    )
+
+
+def with_many_columns(base: Candidate, attributes: Sequence[Hop]) -> Candidate:
+    """The ``?x`` and several of their values, one column each (``?v1``, ``?v2``, ...)."""
+    steps = list(_without_answer(base))
+    patterns = list(base.patterns)
+    names = []
+    for number, attribute in enumerate(attributes, 1):
+        name = f"?v{number}"
+        steps.append(attribute.sentence.replace("?v", name))
+        patterns += [p.replace("?v", name).replace("?c3", f"?c3{number}") for p in attribute.patterns]
+        names.append(name)
+    steps.append("The answer is ?x and " + " and ".join(names) + ".")
+    head = "SELECT DISTINCT ?x " + " ".join(names)
+    return replace(base, shape="columns", steps=tuple(steps), patterns=tuple(patterns), head=head)
+
+
+def mentioned(attributes: Sequence[Hop], question: str) -> list[Hop]:
+    """The attributes whose own words (``the hire date of the employee ?x``: *hire date*) the
+    question writes, in the question's order."""
+    text = " " + " ".join(re.findall(r"\w+", question.lower())) + " "
+    found = []
+    for hop in attributes:
+        words = _attribute_words(hop.sentence)
+        if words and f" {words} " in text:
+            found.append((text.index(f" {words} "), hop))
+    return [hop for _, hop in sorted(found, key=lambda pair: pair[0])]
+
+
+def _attribute_words(sentence: str) -> str:
+    """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``"""
+    match = re.match(r"Find the (.+?) of ", sentence)
+    return " ".join(re.findall(r"\w+", match.group(1).lower())) if match else ""
+
+
 def negated(base: Candidate, attribute: Hop) -> Candidate:
     """The ``?x`` that have no ``?v`` of this kind."""
     missing = attribute.sentence.replace("Find ", "", 1).rsplit(",", 1)[0]
-    steps = (*_without_answer(base), f"Make sure ?x has no {missing.removeprefix('the ')}.", _ANSWER)
+    steps = (*_without_answer(base), f"Make sure nothing is {missing}.", _ANSWER)
     patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {' '.join(attribute.patterns)} }}")
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
@@ -132,7 +207,9 @@ def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 
 
-def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
+def operators(
+    base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop], question: str = ""
+) -> Iterator[Candidate]:
     """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
     attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
     if cues.count:
@@ -148,9 +225,15 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 yield ranked(base, attribute, False, offset, keep)
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, cues.most or not cues.least)
+        for group in others if cues.group_rank or cues.count or cues.per_group else ():
+            yield ranked_groups(base, group, None, not cues.least, offset, keep)
+            for attribute in numbers:
+                yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
     if cues.compare:
         for attribute in numbers:
             yield compared(base, attribute, *cues.compare)
+        if cues.yes_no and base.answer_kind == "literal":
+            yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:
         for attribute in numbers:
             yield aggregated(base, attribute, function)
@@ -166,3 +249,6 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     if cues.columns:
         for attribute in (*numbers, *others):
             yield with_columns(base, attribute)
+        named = mentioned((*numbers, *others), question)
+        if len(named) > 1:
+            yield with_many_columns(base, named)

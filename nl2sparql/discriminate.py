@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nl2sparql.candidates.agent import Agent, AgentLimits
+from nl2sparql.candidates.agent import Agent, AgentLimits, anchors_of
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import read_cues
 from nl2sparql.compiler import generate
@@ -94,7 +94,7 @@ class Discriminator:
         if entities:
             grounding = _with_given(grounding, entities)
         cues = read_cues(question)
-        named = [e.name for e in grounding.entities[:3]] + [c.name for c in grounding.classes[:2]]
+        named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
         found = tuple(agent.candidates(question, grounding, bound(scorer, cues, named), cues))
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
             if deadline is not None and time.monotonic() >= deadline:

@@ -15,6 +15,7 @@ facts about the pair, not about any one dataset.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
@@ -22,18 +23,47 @@ from nl2sparql.candidates.cues import Cues
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
+    "answers_named", "function_match",
 )  # fmt: skip
+_COMPUTES = re.compile(r"^Compute the (\w+) of")
+#: which shape each kind of step realises, read off the plan's sentences
+_STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Count \?\w+ for each"), "group"),
+    (re.compile(r"^Compute the \w+ of \?\w+ for each"), "group"),
+    (re.compile(r"^Count "), "count"),
+    (re.compile(r"^Compute the "), "aggregate"),
+    (re.compile(r"^(Rank|Sort) "), "rank"),
+    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after) "), "compare"),
+    (re.compile(r"^Make sure nothing is "), "negation"),
+    (re.compile(r"^Make sure \?\w+ contains "), "contains"),
+    (re.compile(r"^The answer is whether "), "yes-no"),
+    (re.compile(r"^The answer is \?\w+ and "), "columns"),
+)
+
+
+def realised_shapes(candidate: Candidate) -> frozenset[str]:
+    """The shapes a candidate's steps realise (a per-group count realises a count too).
+
+    >>> steps = ("Count ?x for each ?g, assign it to ?n.", "The answer is ?g and ?n.")
+    >>> sorted(realised_shapes(Candidate("group", steps, ())))
+    ['count', 'group']
+    """
+    found = {shape for step in candidate.steps for pattern, shape in _STEP_SHAPES if pattern.match(step)}
+    if "group" in found:
+        found |= {"count"} if any(step.startswith("Count ") for step in candidate.steps) else {"aggregate"}
+        found.discard("columns")  # the group and its value are the answer's two columns by nature
+    return frozenset(found)
 
 
 def asked_shapes(cues: Cues) -> set[str]:
     """The shapes the cues open."""
     opened = {
-        "count": cues.count,
+        "count": cues.count or cues.group_rank,
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
         "compare": cues.compare is not None,
         "aggregate": bool(cues.aggregates),
-        "group": cues.per_group,
+        "group": cues.per_group or cues.group_rank,
         "negation": cues.negation,
         "columns": cues.columns,
         "contains": cues.contains is not None,
@@ -44,18 +74,29 @@ def asked_shapes(cues: Cues) -> set[str]:
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
     asked = asked_shapes(cues)
-    operator = candidate.shape not in ("lookup", "generated")
+    realised = realised_shapes(candidate)
     used = set(candidate.anchors)
     strong = [name for name in named if name]
     return {
-        "shape_asked": float(candidate.shape in asked),
-        "shape_unasked": float(operator and candidate.shape not in asked),
-        "operator_missing": float(not operator and bool(asked - {"columns", "negation"})),
+        "shape_asked": float(bool(realised & asked)),
+        "shape_unasked": float(bool(realised - asked - {"columns"})),
+        "operator_missing": float(bool(asked - realised - {"contains"})),
         "coverage": sum(name in used for name in strong) / len(strong) if strong else 0.0,
         "extra_hops": float(max(candidate.hops - 1, 0)),
         "answer_typed": float(not cues.value and any(_types_answer(step) for step in candidate.steps)),
         "value_answer": float(cues.value and candidate.answer_kind == "literal"),
+        "answers_named": float(candidate.names_answer and candidate.shape != "yes-no"),
+        "function_match": _function_match(candidate, cues),
     }
+
+
+def _function_match(candidate: Candidate, cues: Cues) -> float:
+    """+1 when the candidate computes the function the question names (*total*, *average*),
+    -1 when the question names one and the candidate counts or ranks without it."""
+    computed = {m.group(1) for step in candidate.steps if (m := _COMPUTES.match(step))}
+    if not cues.aggregates or candidate.shape not in ("aggregate", "group", "rank-group"):
+        return 0.0
+    return 1.0 if computed & set(cues.aggregates) else -1.0
 
 
 def _types_answer(step: str) -> bool:

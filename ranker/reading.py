@@ -23,8 +23,14 @@ _VAR = re.compile(r"\?\w+")
 _RANK = re.compile(r"^Rank \?\w+ by \?\w+ in (descending|ascending) order")
 _COMPUTE = re.compile(r"^Compute the (\w+) of")
 _COMPARE = re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|after|before) (.+)\.$")
+_FUNCTION_WORDS = {
+    "sum": "the total sum",
+    "average": "the average mean",
+    "minimum": "the minimum lowest",
+    "maximum": "the maximum highest",
+}
 _IS = re.compile(r"^Make sure \?\w+ is (.+)\.$")
-_NO = re.compile(r"^Make sure \?\w+ has no (.+)\.$")
+_NO = re.compile(r"^Make sure nothing is (.+)\.$")
 
 
 def _sentence(step: str) -> str:
@@ -37,11 +43,13 @@ def _sentence(step: str) -> str:
     if match := _RANK.match(step):
         return "the most" if match.group(1) == "descending" else "the least"
     if match := _COMPUTE.match(step):
-        return f"the {match.group(1)}" + (" for each" if "for each" in step else "")
+        return _FUNCTION_WORDS.get(match.group(1), f"the {match.group(1)}") + (
+            " for each" if "for each" in step else ""
+        )
     if match := _COMPARE.match(step):
         return f"{match.group(1)} {match.group(2)}"
     if match := _NO.match(step):
-        return f"no {match.group(1)}"
+        return "no " + _VAR.sub("", match.group(1)).replace(" of the ", " ").strip()
     if match := _IS.match(step):
         return f"is {match.group(1)}"
     if step.startswith("Make sure") and " contains " in step:

@@ -22,15 +22,19 @@ from nl2sparql.ranker.reading import reading
 #: the features' weights: a cued shape is worth about as much as a close reading; one the
 #: question never asks for, or an operator the question asks for and the candidate lacks,
 #: costs as much; using every named item, typing the answer with the class the question
-#: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties
+#: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties;
+#: answering with the very node the question names (*the album Let There Be Rock*) is as unlikely
+#: as an operator it never asks for
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
     "operator_missing": -0.15,
     "coverage": 0.15,
     "extra_hops": -0.04,
-    "answer_typed": 0.05,
+    "answer_typed": 0.1,
     "value_answer": 0.1,
+    "answers_named": -0.3,
+    "function_match": 0.15,
 }
 
 
