@@ -16,6 +16,11 @@ in ``result.timings_ms`` and of the whole ``ask`` call (wall time), questions/s,
 many questions were answered. Figures only: nothing is asserted; a question that fails
 still counts, with the stages it reached.
 
+``--old-vs-new`` times the same questions twice in one run: the pipeline as it was before
+grounded discrimination (``candidates = "off"``: the planner's plans only) and as it is
+(``--candidates``, default ``auto``: candidates built over the graph and ranked first on a
+graph other than Freebase), and prints both and the ratio of their question p50 and p95.
+
 ``--dataset FILE`` asks the questions of another file instead (any format ``nl2sparql
 eval`` reads: a QALD file for your own graph, with ``--store`` and ``--bank`` naming that
 graph's), with the file's entities, or linked when it names none. ``--baseline-webqsp N``
@@ -177,6 +182,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--baseline-webqsp", type=int, default=0, metavar="N", help="with --dataset: also time N WebQSP questions"
     )
+    parser.add_argument("--candidates", choices=("auto", "graph", "off"), help="the pipeline's candidates setting")
+    parser.add_argument("--old-vs-new", action="store_true", help="also time the pipeline with candidates off")
     args = parser.parse_args(argv)
     if args.questions < 1 or args.warmup < 0 or not 0 <= args.baseline_webqsp <= 1000:
         parser.error("--questions must be positive, --warmup not negative, --baseline-webqsp 0 to 1000")
@@ -222,24 +229,49 @@ def compare_planning(own: Mapping[str, Any], webqsp: Mapping[str, Any], as_json:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def timed(args: argparse.Namespace, candidates: str | None) -> dict[str, Any] | None:
+    """The figures of one pipeline (``candidates`` overrides the setting); ``None`` on no questions."""
     flags = {key: getattr(args, key) for key in ("store", "endpoint", "bank", "planner", "timeout")}
-    try:
-        pipeline = Pipeline.from_settings(load_settings(flags, args.config))
-    except Nl2SparqlError as exc:
-        print(f"bench_ask: {exc}", file=sys.stderr)
-        return 1
-    with pipeline:
+    flags["candidates"] = candidates
+    with Pipeline.from_settings(load_settings(flags, args.config)) as pipeline:
         if args.dataset:
             figures = dataset_figures(pipeline, args)
         else:
-            found = webqsp_figures(pipeline, args.questions, args.warmup, args.link)
-            if found is None:
-                print("bench_ask: no WebQSP test question has its topic entity in this store", file=sys.stderr)
-                return 1
-            figures = found
+            figures = webqsp_figures(pipeline, args.questions, args.warmup, args.link)
+        if figures is not None:
+            figures["pipeline"] += f", candidates {pipeline.settings.candidates}"
+        return figures
+
+
+def compare_old_new(old: Mapping[str, Any], new: Mapping[str, Any], as_json: bool) -> None:
+    """Question p50/p95 of the pipeline with candidates against the one without, same run."""
+    ratio = {q: new["total"][q] / old["total"][q] for q in ("p50", "p95")}
+    if as_json:
+        print(json.dumps({"new_over_old": ratio}))
+        return
+    print(
+        f"question, new vs old (same run): p50 {new['total']['p50']:.0f} vs {old['total']['p50']:.0f} ms "
+        f"(x{ratio['p50']:.2f}), p95 {new['total']['p95']:.0f} vs {old['total']['p95']:.0f} ms (x{ratio['p95']:.2f})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        old = timed(args, "off") if args.old_vs_new else None
+        found = timed(args, args.candidates)
+    except Nl2SparqlError as exc:
+        print(f"bench_ask: {exc}", file=sys.stderr)
+        return 1
+    if found is None:
+        print("bench_ask: no WebQSP test question has its topic entity in this store", file=sys.stderr)
+        return 1
+    figures = found
+    if old is not None:
+        report(old, args.json)
     report(figures, args.json)
+    if old is not None:
+        compare_old_new(old, figures, args.json)
     if args.baseline_webqsp:
         with Pipeline.from_settings(load_settings({"planner": args.planner}, args.config)) as home:
             baseline = webqsp_figures(home, args.baseline_webqsp, args.warmup, link=False)

@@ -50,6 +50,8 @@ class Chosen:
     sparql: str | None = None
     answers: tuple[str, ...] = ()
     tried: int = 0
+    #: milliseconds spent running candidates' queries on the store
+    run_ms: float = 0.0
 
 
 class Discriminator:
@@ -96,6 +98,7 @@ class Discriminator:
         cues = read_cues(question)
         named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
         found = tuple(agent.candidates(question, grounding, bound(scorer, cues, named), cues))
+        began = time.perf_counter()
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
             if deadline is not None and time.monotonic() >= deadline:
                 break
@@ -105,8 +108,9 @@ class Discriminator:
             except Nl2SparqlError:
                 continue
             if answers:
-                return Chosen(found, candidate, generate(query, dialect), answers, tried)
-        return Chosen(found, tried=min(len(found), RUN_AT_MOST))
+                spent = (time.perf_counter() - began) * 1000
+                return Chosen(found, candidate, generate(query, dialect), answers, tried, spent)
+        return Chosen(found, tried=min(len(found), RUN_AT_MOST), run_ms=(time.perf_counter() - began) * 1000)
 
 
 def _run(store: Any, query: Any, timeout: float) -> tuple[str, ...]:

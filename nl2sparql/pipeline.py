@@ -44,6 +44,17 @@ def _recalled(resolved: Any, recalls: Mapping[int, Any]) -> tuple[Recalled, ...]
     )
 
 
+def _adopted(tried: list[tuple[Any, Any]], execute: bool) -> tuple[Any, Any] | None:
+    """The tried plan whose result stands: the first that answers (with execution), else the
+    first that compiled to a query, else the first tried at all."""
+    if execute:
+        answering = next(((p, c) for p, c in tried if c.answers), None)
+        if answering is not None:
+            return answering
+    compiling = next(((p, c) for p, c in tried if c.reconstruction.query is not None), None)
+    return compiling or (tried[0] if tried else None)
+
+
 def _check_deadline(deadline: float | None, stage: str) -> float | None:
     """Seconds left before ``deadline`` (``None`` for no deadline); raises when none are left."""
     if deadline is None:
@@ -272,11 +283,17 @@ class Pipeline:
             ranked = tuple(Ranked(c.steps, c.shape, round(c.score, 4), c.source) for c in chosen.candidates[:5])
             if chosen.adopted is not None:
                 adopted = chosen.adopted
-                yield event("planned", began, type=adopted.shape, plan=adopted.steps, candidates=ranked)
+                planned_ms = (time.perf_counter() - began) * 1000 - chosen.run_ms
+                timings["planned"] = planned_ms
+                result = replace(result, type=adopted.shape, plan=adopted.steps, candidates=ranked)
+                yield StageEvent("planned", planned_ms, replace(result, timings_ms=dict(timings)))
+                began = time.perf_counter()
                 ids = list(chosen.answers)[:limit] if limit is not None else list(chosen.answers)
                 names = self._names(ids)
                 answers = tuple(Answer(i, names.get(i)) for i in ids)
-                yield event("executed", time.perf_counter(), sparql=chosen.sparql, answers=answers)
+                timings["executed"] = chosen.run_ms + (time.perf_counter() - began) * 1000
+                result = replace(result, sparql=chosen.sparql, answers=answers, timings_ms=dict(timings))
+                yield StageEvent("executed", timings["executed"], result)
                 yield event("result", time.perf_counter())
                 return
             result = replace(result, candidates=ranked)
@@ -299,55 +316,57 @@ class Pipeline:
         alternatives = _LazyAlternatives(
             self.planner, planned, text, linked, gold_sparql, self.settings.plan_retries, deadline
         )
-        compiled: Any = None
-        failure: str | None = None
+        store = self.store if execute else None
         seen: RecallMemo = {}  # the question's recalls, which its retried plans mostly repeat
-        try:
-            resolved = self.compiler.resolve(planned.plan, linked)
-            recalls = self.compiler.recall(resolved, seen)
-        except Nl2SparqlError as exc:
-            failure = f"recall failed: {exc}"
-        if failure is None:
-            yield event("recalled", began, recalled=_recalled(resolved, recalls))
-        elif not self.settings.plan_retries or not alternatives.plans():
-            yield event("recalled", began, error=failure)
+        tried: list[tuple[Any, Any]] = []
+        failure: str | None = None
+        # One loop over the candidate plans: the planner's plan, then (KELGoP's retry) its other
+        # plans, until one answers (or, without execution, compiles to a query).
+        for index, plan in enumerate(self._plans(planned.plan, alternatives)):
+            if index and deadline is not None and deadline - time.monotonic() <= 0:
+                break  # the deadline stops the retries, not the question: what was tried stands
+            try:
+                resolved = self.compiler.resolve(plan, linked)
+                recalls = self.compiler.recall(resolved, seen)
+            except Nl2SparqlError as exc:
+                if index == 0:
+                    failure = f"recall failed: {exc}"
+                    if not self.settings.plan_retries or not alternatives.plans():
+                        yield event("recalled", began, error=failure)
+                        yield event("result", time.perf_counter())
+                        return
+                    yield event("recalled", began)  # the planner's other plans are tried next
+                    began = time.perf_counter()
+                continue
+            if index == 0:
+                yield event("recalled", began, recalled=_recalled(resolved, recalls))
+                began = time.perf_counter()
+                _check_deadline(deadline, "compile")
+            try:
+                compiled = self.compiler.compile_resolved(
+                    resolved, recalls, store=store, timeout=self._timeout(deadline)
+                )
+            except Nl2SparqlError as exc:
+                failure = failure or f"compilation failed: {exc}"
+                continue
+            tried.append((plan, compiled))
+            if compiled.answers if execute else compiled.reconstruction.query is not None:
+                break
+        adopted = _adopted(tried, execute)
+        if adopted is None:
+            yield event("compiled", began, error=failure)
             yield event("result", time.perf_counter())
             return
-        else:
-            yield event("recalled", began)  # the planner's other plans are tried next
+        plan, compiled = adopted
+        if plan is not planned.plan:
+            from nl2sparql.plan.writer import format_plan
 
-        began = time.perf_counter()
-        left = _check_deadline(deadline, "compile")
-        store = self.store if execute else None
-        timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
-        if failure is None:
-            try:
-                compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
-            except Nl2SparqlError as exc:
-                failure = f"compilation failed: {exc}"
-        tried = [(planned.plan, compiled)] if compiled is not None else []
-        compiles = compiled is not None and compiled.reconstruction.query is not None
-        if not compiles or (execute and not compiled.answers):
-            # KELGoP's retry: the planner's other plans, for one that compiles (and answers)
-            retried = self._retry_plans(alternatives.plans(), linked, store, deadline, execute, seen)
-            tried += retried
-            adopted = next(((p, c) for p, c in retried if c.answers), None) if execute else None
-            if adopted is None and not compiles:
-                adopted = next(((p, c) for p, c in retried if c.reconstruction.query is not None), None)
-            if adopted is not None:
-                from nl2sparql.plan.writer import format_plan
-
-                plan, compiled = adopted
-                result = replace(
-                    result,
-                    type=plan.type,
-                    plan=tuple(line for line in format_plan(plan).splitlines() if line.strip()),
-                    recalled=_recalled(compiled.resolved, compiled.recalls),
-                )
-            elif compiled is None:
-                yield event("compiled", began, error=failure)
-                yield event("result", time.perf_counter())
-                return
+            result = replace(
+                result,
+                type=plan.type,
+                plan=tuple(line for line in format_plan(plan).splitlines() if line.strip()),
+                recalled=_recalled(compiled.resolved, compiled.recalls),
+            )
         reconstruction = compiled.reconstruction
         attempts = tuple(
             Attempt(sparql=a.sparql or "", error=a.error, answers=a.answers, plan_type=plan.type)
@@ -390,37 +409,16 @@ class Pipeline:
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _retry_plans(
-        self,
-        alternatives: Any,
-        linked: Mapping[str, str],
-        store: Any,
-        deadline: float | None,
-        answers: bool,
-        seen: RecallMemo,
-    ) -> list[tuple[Any, Any]]:
-        """The planner's other plans compiled (and run), in order, until one compiles to a query,
-        or, with ``answers``, until one answers (KELGoP's retry).
+    def _plans(self, first: Any, alternatives: _LazyAlternatives) -> Iterator[Any]:
+        """The plans a question tries: the planner's, then at most ``plan_retries`` of its
+        others, computed only when the first did not do (a greedy planner's other beams)."""
+        yield first
+        yield from tuple(alternatives.plans())[: self.settings.plan_retries]
 
-        At most ``settings.plan_retries`` plans; a plan that does not resolve or compile is
-        skipped; the deadline stops the retries, not the question (its first plan stands).
-        """
-        tried: list[tuple[Any, Any]] = []
-        for plan in tuple(alternatives)[: self.settings.plan_retries]:
-            if deadline is not None and deadline - time.monotonic() <= 0:
-                break
-            left = None if deadline is None else deadline - time.monotonic()
-            timeout = min(self.settings.timeout, left) if left is not None else self.settings.timeout
-            try:
-                resolved = self.compiler.resolve(plan, linked)
-                recalls = self.compiler.recall(resolved, seen)
-                compiled = self.compiler.compile_resolved(resolved, recalls, store=store, timeout=timeout)
-            except Nl2SparqlError:
-                continue
-            tried.append((plan, compiled))
-            if compiled.answers if answers else compiled.reconstruction.query is not None:
-                break
-        return tried
+    def _timeout(self, deadline: float | None) -> float:
+        """The store's timeout for the next query, no later than the caller's deadline."""
+        left = None if deadline is None else deadline - time.monotonic()
+        return min(self.settings.timeout, left) if left is not None else self.settings.timeout
 
     def _entities(self, question: str, entities: Mapping[str, str] | None, execute: bool = True) -> dict[str, str]:
         """The caller's entities, checked against the store, or the linker's. A translation
