@@ -8,11 +8,13 @@ included, the temporary file is removed and the target is untouched.
 from __future__ import annotations
 
 import contextlib
+import gzip
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 
 def _umask() -> int:
@@ -43,3 +45,20 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8)."""
     with atomic_output(path) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def write_gzip_json(path: str | os.PathLike[str], data: Any) -> int:
+    """Replace ``path`` with ``data`` as compact gzipped JSON (no timestamp, so the same data
+    writes the same bytes); returns the file's size in bytes."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    with atomic_output(target) as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+        out.write(payload)
+    return target.stat().st_size
+
+
+def read_gzip_json(path: str | os.PathLike[str]) -> Any:
+    """What :func:`write_gzip_json` wrote (``OSError``, ``EOFError`` or ``ValueError`` when it cannot)."""
+    with gzip.open(path, "rb") as handle:
+        return json.loads(handle.read())

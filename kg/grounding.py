@@ -43,8 +43,6 @@ value with more triples.
 from __future__ import annotations
 
 import bisect
-import gzip
-import json
 import math
 import re
 import time
@@ -56,7 +54,7 @@ from typing import Any, Protocol
 from rapidfuzz import fuzz, process
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.kg.atomic import atomic_output
+from nl2sparql.kg.atomic import read_gzip_json, write_gzip_json
 from nl2sparql.kg.label_index import (
     CACHE_FILE,
     DEFAULT_ALIAS_PREDICATES,
@@ -476,17 +474,12 @@ class GroundingIndex:
 
     def save(self, path: Path) -> int:
         """Write the index (gzipped JSON) atomically; returns the file size in bytes."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
-        with atomic_output(path) as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-            out.write(payload)
-        return path.stat().st_size
+        return write_gzip_json(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> GroundingIndex:
         try:
-            with gzip.open(path, "rb") as handle:
-                data = json.loads(handle.read())
+            data = read_gzip_json(path)
         except (OSError, EOFError, ValueError) as exc:
             raise GroundingError(f"cannot read grounding index {path}: {exc}") from exc
         if not isinstance(data, dict):

@@ -21,8 +21,6 @@ the index counts how many entities each source named (:attr:`LabelIndex.sources`
 from __future__ import annotations
 
 import bisect
-import gzip
-import json
 import math
 import time
 import unicodedata
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from nl2sparql.errors import Nl2SparqlError
-from nl2sparql.kg.atomic import atomic_output
+from nl2sparql.kg.atomic import read_gzip_json, write_gzip_json
 from nl2sparql.kg.local_names import DEGREE_QUERY, LOCAL_NAME, LOCAL_NAME_VARIANT, local_name_records, schema_terms
 
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
@@ -393,19 +391,13 @@ class LabelIndex:
 
     def save(self, path: Path) -> int:
         """Write the index (gzipped JSON) atomically; returns the file size in bytes."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":")).encode()
-        with atomic_output(path) as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-            out.write(payload)
-        return path.stat().st_size
+        return write_gzip_json(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> LabelIndex:
         path = Path(path)
         try:
-            with gzip.open(path, "rb") as handle:
-                data = json.loads(handle.read())
+            data = read_gzip_json(path)
         except FileNotFoundError as exc:
             raise LabelIndexError(f"no label index at {path}") from exc
         except (OSError, EOFError, ValueError) as exc:
