@@ -51,7 +51,7 @@ class AgentLimits:
     values: int = 3
     beam: int = 8
     statements_per_node: int = 40
-    attributes: int = 12
+    attributes: int = 20
     max_candidates: int = 240
     store_queries: int = 300
     timeout: float = 2.0
@@ -157,8 +157,13 @@ class Agent:
         anchors = anchors_of(grounding, self.limits, cues)
         bases = self._best(question, [b for a in anchors for b in self._bases(view, a)], scores, beam * 2)
         firsts = self._best(question, bases + list(self._intersections(view, bases[:beam])), scores, beam * 2)
-        grown = [c for b in firsts if b.hops == 1 for c in self._second_hops(view, b)]
+        grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2)
+        # a node the question names by a value (a title, a name) is where a path starts: one
+        # more hop from the best two-hop readings that began there
+        named_starts = {_X.sub("?m", b.steps[0]) for b in firsts if b.names_answer}
+        third = [c for g in grown[:beam] if g.steps[0] in named_starts for c in self._next_hops(view, g, "?m3", "?c6")]
+        grown += self._best(question, third, scores, beam)
         grown += self._intersections(view, firsts[:beam] + grown[:beam])
         pool = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam)]
         final = list(pool)
@@ -206,9 +211,11 @@ class Agent:
                     if hop is not None:
                         yield replace(_base(hop, anchor), names_answer=anchor.unique)
 
-    def _second_hops(self, view: GraphView, base: Candidate) -> Iterable[Candidate]:
-        """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``?m``)."""
-        first = _renamed(base, "?m")
+    def _next_hops(
+        self, view: GraphView, base: Candidate, middle: str = "?m", helper: str = "?c2"
+    ) -> Iterable[Candidate]:
+        """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``middle``)."""
+        first = _renamed(base, middle)
         seen: set[str] = set()
         for node in view.sample(base.patterns, "?x"):
             if node.type != "uri":
@@ -217,9 +224,9 @@ class Agent:
                 if statement.id in seen:
                     continue
                 seen.add(statement.id)
-                hop = bind(statement, "?m", "?m", "?x", ["?c2"], self.prefixes)
+                hop = bind(statement, middle, middle, "?x", [helper], self.prefixes)
                 steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
-                candidate = replace(first, steps=steps, patterns=patterns, hops=2, names_answer=False)
+                candidate = replace(first, steps=steps, patterns=patterns, hops=base.hops + 1, names_answer=False)
                 if view.reaches(candidate.patterns):
                     yield candidate
 

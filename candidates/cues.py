@@ -56,7 +56,13 @@ _COMPARE = (
 )  # fmt: skip
 _AGGREGATES = (
     (re.compile(r"\b(average|mean)\b"), "average"),
-    (re.compile(r"\b(total|sum|combined|altogether)\b"), "sum"),
+    # "a total above 20" names an attribute, not a sum: a total is summed when a noun or "of" follows
+    (
+        re.compile(
+            r"\b(sum|combined|altogether)\b|\btotal (?!above|below|over|under|more|less|greater|higher|lower|than)\w+"
+        ),
+        "sum",
+    ),
     (re.compile(r"\b(minimum|lowest|smallest|least)\b"), "minimum"),
     (re.compile(r"\b(maximum|highest|largest|biggest)\b"), "maximum"),
 )
@@ -94,6 +100,7 @@ class Cues:
     columns: bool = False
     value: bool = False  # the question asks for a value (when, what year, how long)
     group_rank: bool = False  # a ranking by a number of things (*the most albums*, *by number of tracks*)
+    counted: str = ""  # the words naming what is counted (*albums* in *how many albums*, *the most albums*)
     contains: str | None = None  # a word the answer's name must contain
 
     @property
@@ -158,8 +165,18 @@ def read_cues(question: str) -> Cues:
         columns=bool(_COLUMNS.search(text)),
         value=bool(_VALUE.search(text)),
         group_rank=bool(_GROUP_RANK.search(text)),
+        counted=_counted(text),
         contains=_contained(question),
     )
+
+
+_COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
+
+
+def _counted(text: str) -> str:
+    """The one or two words after *how many*, *number of*, *the most* (what is counted)."""
+    match = _COUNTED.search(text)
+    return match.group(1) if match else ""
 
 
 def _contained(question: str) -> str | None:

@@ -23,9 +23,10 @@ from nl2sparql.candidates.cues import Cues
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
-    "answers_named", "function_match",
+    "answers_named", "function_match", "counted_typed",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
+_TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
 #: which shape each kind of step realises, read off the plan's sentences
 _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count \?\w+ for each"), "group"),
@@ -87,7 +88,25 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "value_answer": float(cues.value and candidate.answer_kind == "literal"),
         "answers_named": float(candidate.names_answer and candidate.shape != "yes-no"),
         "function_match": _function_match(candidate, cues),
+        "counted_typed": _counted_typed(candidate, cues, realised),
     }
+
+
+def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
+    """+1 when a count's ``?x`` is typed with the class the question counts (*how many
+    countries*, *the most albums*), -1 when it is typed with another class."""
+    if not cues.counted or not realised & {"count", "group"}:
+        return 0.0
+    typed = [m.group(1) for step in candidate.steps if (m := _TYPES_X.match(step))]
+    if not typed:
+        return 0.0
+    wanted = cues.counted.lower().split()
+    return 1.0 if any(_same_noun(t.lower().split()[-1], wanted) for t in typed) else -1.0
+
+
+def _same_noun(name: str, words: Sequence[str]) -> bool:
+    """Whether a class name is one of the words, plural or not (*album* and *albums*)."""
+    return any(w == name or w.rstrip("s") == name.rstrip("s") or w == name + "es" for w in words)
 
 
 def _function_match(candidate: Candidate, cues: Cues) -> float:

@@ -35,6 +35,7 @@ WEIGHTS: Mapping[str, float] = {
     "value_answer": 0.1,
     "answers_named": -0.3,
     "function_match": 0.15,
+    "counted_typed": 0.15,
 }
 
 
