@@ -39,6 +39,8 @@ from nl2sparql.memory_bank.statement import Statement
 Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
 _X = re.compile(r"\?x\b")
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_TYPED = "Find the entity whose type is "
+_CLASS_OF = re.compile(r"^Find the type of ")
 _ANSWER = "The answer is ?x."
 
 
@@ -155,8 +157,12 @@ class Agent:
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries)
         anchors = anchors_of(grounding, self.limits, cues)
-        bases = self._best(question, [b for a in anchors for b in self._bases(view, a)], scores, beam * 2)
-        firsts = self._best(question, bases + list(self._intersections(view, bases[:beam])), scores, beam * 2)
+        every = [b for a in anchors for b in self._bases(view, a)]
+        bases = self._best(question, every, scores, beam * 2)
+        # a class the question names types the answer: its instances are joined with every base
+        typed = [b for b in every if b.steps[0].startswith(_TYPED)]
+        joined = self._intersections(view, _unique(bases[:beam] + typed))
+        firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2)
         # a node the question names by a value (a title, a name) is where a path starts: one
@@ -214,7 +220,11 @@ class Agent:
     def _next_hops(
         self, view: GraphView, base: Candidate, middle: str = "?m", helper: str = "?c2"
     ) -> Iterable[Candidate]:
-        """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``middle``)."""
+        """``base`` continued one hop from the nodes it reaches (its ``?x`` becomes ``middle``);
+        not from a class (``the type of X``: its instances are *the entities of X's type*,
+        which no question means by a path)."""
+        if any(_CLASS_OF.match(step) for step in base.steps):
+            return
         first = _renamed(base, middle)
         seen: set[str] = set()
         for node in view.sample(base.patterns, "?x"):
