@@ -57,6 +57,7 @@ class AgentLimits:
     max_candidates: int = 240
     store_queries: int = 300
     timeout: float = 2.0
+    seconds: float = 10.0
 
 
 #: an entity is an anchor when its link scores at least this share of the best link's (the
@@ -155,7 +156,7 @@ class Agent:
         """The question's candidates, best first, each with its score."""
         cues = cues or read_cues(question)
         beam = self.limits.beam
-        view = GraphView(self.store, self.limits.timeout, self.limits.store_queries)
+        view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
         anchors = anchors_of(grounding, self.limits, cues)
         every = [b for a in anchors for b in self._bases(view, a)]
         bases = self._best(question, every, scores, beam * 2)

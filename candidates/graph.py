@@ -6,6 +6,7 @@ failure of the question (the generator's plans still stand).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,19 +22,21 @@ SAMPLE_LIMIT = 5
 class GraphView:
     """Bounded looks at one store for one question (not shared between questions)."""
 
-    def __init__(self, store: Any, timeout: float = 2.0, budget: int = 400) -> None:
+    def __init__(self, store: Any, timeout: float = 2.0, budget: int = 400, seconds: float = 10.0) -> None:
         self.store = store
         self.timeout = timeout
         self.budget = budget  # queries left for this question
+        self.deadline = time.monotonic() + seconds  # and the time: a slow endpoint stops the search, not the question
         self._edges: dict[str, frozenset[Edge]] = {}
         self._asked: dict[str, bool] = {}
 
     def _select(self, query: str) -> list[dict[str, Term]]:
-        if self.budget <= 0:
+        left = self.deadline - time.monotonic()
+        if self.budget <= 0 or left <= 0:
             return []
         self.budget -= 1
         try:
-            return list(self.store.select(query, timeout=self.timeout).rows)
+            return list(self.store.select(query, timeout=min(self.timeout, left)).rows)
         except (Nl2SparqlError, TimeoutError, OSError, ValueError):
             return []
 

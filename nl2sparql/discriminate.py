@@ -72,7 +72,8 @@ class Discriminator:
                 from nl2sparql.kg.grounding import Grounder
 
                 self._grounder = Grounder.from_store(self.store, linker=self._linker)
-                self._agent = Agent(self.bank, self.store, AgentLimits(timeout=min(self.store_timeout, 5.0)))
+                limits = AgentLimits(timeout=min(self.store_timeout, 5.0), seconds=min(self.store_timeout, 10.0))
+                self._agent = Agent(self.bank, self.store, limits)
                 self._scorer = self._scorer or EmbeddingScorer(self.bank.embedder)
         assert self._agent is not None and self._scorer is not None
         return self._grounder, self._agent, self._scorer

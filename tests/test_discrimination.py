@@ -10,13 +10,14 @@ IRI), shops whose city is a plain string, and no entity labels (names live in IR
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_planner_user_exemplars import OWN_KG
 
-from nl2sparql.candidates.agent import Agent, anchors_of
+from nl2sparql.candidates.agent import Agent, AgentLimits, anchors_of
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import read_cues
 from nl2sparql.cli import main
@@ -218,3 +219,28 @@ def test_the_records_questions_are_answered_from_the_graph(tmp_path_factory: pyt
         if score_one(pipeline, e, synthesiser=None, execute=True, gold_answers=True, ged_timeout=1, link=True).f1 == 1.0
     ]
     assert len(right) >= 16, right
+
+
+class SlowStore:
+    """The shop store behind a link that takes 0.2 s a query (a slow endpoint)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queries = 0
+
+    def select(self, query: str, timeout: float | None = None):  # type: ignore[no-untyped-def]
+        self.queries += 1
+        time.sleep(0.2)
+        return self.store.select(query, timeout=timeout)
+
+
+def test_a_slow_store_stops_the_search_not_the_question(shop: tuple[Store, MemoryBank]) -> None:
+    store, bank = shop
+    slow = SlowStore(store)
+    agent = Agent(bank, slow, AgentLimits(seconds=0.5))
+    question = "How many products are there?"
+    grounding = Grounder.from_store(store).ground(question)
+    scores = bound(EmbeddingScorer(bank.embedder), read_cues(question), [])
+    began = time.monotonic()
+    agent.candidates(question, grounding, scores)
+    assert time.monotonic() - began < 5 and 1 <= slow.queries <= 4
