@@ -172,6 +172,8 @@ class Agent:
         third = [c for g in grown[:beam] if g.steps[0] in named_starts for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
         grown += self._intersections(view, firsts[:beam] + grown[:beam])
+        if cues.same:
+            grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         pool = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam)]
         final = list(pool)
         if cues.yes_no:
@@ -343,6 +345,16 @@ def _renamed_helpers(candidate: Candidate) -> Candidate:
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
     )
+
+
+def _without_anchor(candidate: Candidate, anchors: Sequence[Anchor]) -> Candidate:
+    """A path that leaves a named item and comes back to its kind, without that item itself
+    (*the countries with the same currency as Ecuador*: not Ecuador)."""
+    anchor = next((a for a in anchors if a.name == candidate.anchors[0]), None)
+    if anchor is None or anchor.kind != "entity":
+        return candidate
+    steps = (*_steps(candidate), f"Make sure ?x is not {anchor.name}.", _ANSWER)
+    return replace(candidate, steps=steps, patterns=(*candidate.patterns, f"FILTER(?x != {anchor.term})"))
 
 
 def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:

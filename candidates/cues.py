@@ -101,6 +101,7 @@ class Cues:
     value: bool = False  # the question asks for a value (when, what year, how long)
     group_rank: bool = False  # a ranking by a number of things (*the most albums*, *by number of tracks*)
     counted: str = ""  # the words naming what is counted (*albums* in *how many albums*, *the most albums*)
+    same: bool = False  # others that share something with a named item (*the same currency as Ecuador*)
     contains: str | None = None  # a word the answer's name must contain
 
     @property
@@ -109,7 +110,7 @@ class Cues:
 
     def names(self) -> tuple[str, ...]:
         """The cues present, by name (for the trace and the ranker's features)."""
-        flags = ("yes_no", "count", "most", "least", "per_group", "negation", "columns", "value")
+        flags = ("yes_no", "count", "most", "least", "per_group", "negation", "columns", "value", "same")
         found = [name for name in flags if getattr(self, name)]
         found += ["window"] if self.window else []
         found += ["compare"] if self.compare else []
@@ -166,10 +167,12 @@ def read_cues(question: str) -> Cues:
         value=bool(_VALUE.search(text)),
         group_rank=bool(_GROUP_RANK.search(text)),
         counted=_counted(text),
+        same=bool(_SAME.search(text)),
         contains=_contained(question),
     )
 
 
+_SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
 
 

@@ -36,6 +36,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(Rank|Sort) "), "rank"),
     (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after) "), "compare"),
     (re.compile(r"^Make sure nothing is "), "negation"),
+    (re.compile(r"^Make sure \?x is not "), "same"),
     (re.compile(r"^Make sure \?\w+ contains "), "contains"),
     (re.compile(r"^The answer is whether "), "yes-no"),
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
@@ -68,6 +69,7 @@ def asked_shapes(cues: Cues) -> set[str]:
         "negation": cues.negation,
         "columns": cues.columns,
         "contains": cues.contains is not None,
+        "same": cues.same,
     }
     return {shape for shape, on in opened.items() if on}
 
