@@ -33,10 +33,11 @@ RUN_AT_MOST = 8
 SHOWN = 5
 
 
-def applies(mode: str, bank: Any, store: Any | None, execute: bool, planner: str = "") -> bool:
-    """Whether the question is answered by candidates over the graph first (never with the
-    ``oracle`` planner, whose gold plans measure the rest of the pipeline)."""
-    if mode == "off" or store is None or not execute or planner == "oracle":
+def applies(mode: str, bank: Any, store: Any | None, planner: str = "") -> bool:
+    """Whether the question is answered by candidates over the graph first: they need a store
+    to be built over (a translation looks at it too, and returns no answers), and never with
+    the ``oracle`` planner, whose gold plans measure the rest of the pipeline."""
+    if mode == "off" or store is None or planner == "oracle":
         return False
     return mode == "graph" or bank.meta.namespace != FREEBASE_NS
 

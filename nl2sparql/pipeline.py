@@ -274,7 +274,7 @@ class Pipeline:
 
         ranked: tuple[Ranked, ...] = ()
         planner_name = str(getattr(self.planner, "name", ""))
-        if applies(self.settings.candidates, self.bank, self.store, execute, planner_name):
+        if applies(self.settings.candidates, self.bank, self.store, planner_name):
             began = time.perf_counter()
             _check_deadline(deadline, "planning")
             chosen = self.discriminator.choose(
@@ -289,11 +289,13 @@ class Pipeline:
                 yield StageEvent("planned", planned_ms, replace(result, timings_ms=dict(timings)))
                 began = time.perf_counter()
                 ids = list(chosen.answers)[:limit] if limit is not None else list(chosen.answers)
+                ids = ids if execute else []  # a translation returns the query, not its answers
                 names = self._names(ids)
                 answers = tuple(Answer(i, names.get(i)) for i in ids)
-                timings["executed"] = chosen.run_ms + (time.perf_counter() - began) * 1000
+                stage: Stage = "executed" if execute else "compiled"
+                timings[stage] = chosen.run_ms + (time.perf_counter() - began) * 1000
                 result = replace(result, sparql=chosen.sparql, answers=answers, timings_ms=dict(timings))
-                yield StageEvent("executed", timings["executed"], result)
+                yield StageEvent(stage, timings[stage], result)
                 yield event("result", time.perf_counter())
                 return
             result = replace(result, candidates=ranked)

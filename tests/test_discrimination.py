@@ -182,6 +182,13 @@ def test_the_pipeline_answers_from_the_graph_and_shows_the_candidates(shop: tupl
     assert json.loads(json.dumps(result.to_json()))["candidates"][0]["shape"] == "count"
 
 
+def test_a_translation_chooses_on_the_graph_and_returns_no_answers(shop: tuple[Store, MemoryBank]) -> None:
+    store, bank = shop
+    result = Pipeline(bank=bank, planner=NoPlans(), store=store).translate("How many products are there?")
+    assert result.error is None and result.answers == () and "COUNT" in (result.sparql or "")
+    assert "executed" not in result.timings_ms and result.candidates
+
+
 def test_with_candidates_off_the_planner_is_asked(shop: tuple[Store, MemoryBank]) -> None:
     from nl2sparql.settings import Settings
 
