@@ -2,8 +2,9 @@
 
 A small decoder slips in ways a rule can put right from the question alone: a value
 miscopied (``after 19392`` for *after January 2, 1939*), a variable assigned again only to
-be pinned to a value, a second tie of an entity through a relation the question never
-words. Each rule is a module named like its function, ``rule(plan, asked) -> plan``, with
+be pinned to a value. (A third rule, which dropped a second tie of an entity through a
+relation the question never words, was fitted to one CWQ seed's habit and was removed in
+the review of issue 40.) Each rule is a module named like its function, ``rule(plan, asked) -> plan``, with
 a doctest, as the optimiser's passes are (``compiler/optimizer``); :data:`RULES` is their
 order and :func:`repair` runs them. :class:`~nl2sparql.planner.backends.base.Planner`
 applies them to every backend's plans and alternatives (local model, chat server,
@@ -20,7 +21,7 @@ plan it was given when it has nothing to put right.
 >>> print(format_plan(repair(plan, asked)).splitlines()[2])
 Make sure ?v1 is "1.8".
 >>> [rule.__name__ for rule in RULES]
-['copy_values', 'fresh_rebound', 'without_unworded_repeats']
+['copy_values', 'fresh_rebound']
 """
 
 from __future__ import annotations
@@ -31,14 +32,13 @@ from nl2sparql.plan.steps import Plan
 from nl2sparql.planner.repairs.asked import Asked
 from nl2sparql.planner.repairs.copy_values import copy_values
 from nl2sparql.planner.repairs.fresh_rebound import fresh_rebound
-from nl2sparql.planner.repairs.without_unworded_repeats import without_unworded_repeats
 
 __all__ = ["RULES", "Asked", "Rule", "repair"]
 
 Rule = Callable[[Plan, Asked], Plan]
 
 #: the repairs, in the order they run: values first (a later rule reads the values it pins)
-RULES: tuple[Rule, ...] = (copy_values, fresh_rebound, without_unworded_repeats)
+RULES: tuple[Rule, ...] = (copy_values, fresh_rebound)
 
 
 def repair(plan: Plan, asked: Asked, rules: tuple[Rule, ...] = RULES) -> Plan:
