@@ -24,6 +24,7 @@ EPILOG = f"""examples:
   nl2sparql serve                        # 127.0.0.1:{DEFAULT_PORT}, the home store, bank and planner
   nl2sparql serve --store ~/kg/store --bank bank.nl2sq --port 0 --json
   NL2SPARQL_TOKEN=s3cret nl2sparql serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem
+  nl2sparql serve --http 8080 --store S --bank B --dataset https://example.org/kg/   # HTTP + TEXT2SPARQL
   grpcurl -plaintext 127.0.0.1:{DEFAULT_PORT} list
   grpcurl -plaintext -d '{{"question": "who are the siblings of Justin Bieber"}}' \\
       127.0.0.1:{DEFAULT_PORT} nl2sparql.v1.Nl2Sparql/Ask
@@ -46,6 +47,32 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
     parser.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)"
+    )
+    parser.add_argument(
+        "--http",
+        type=_port,
+        metavar="PORT",
+        help="serve the HTTP/JSON API, the TEXT2SPARQL API and /sparql on PORT (0: any free); docs/faces.md",
+    )
+    parser.add_argument(
+        "--grpc", action="store_true", help="with --http: serve gRPC on --port too, over the default dataset"
+    )
+    parser.add_argument(
+        "--dataset",
+        metavar="IRI",
+        help="the dataset IRI the --store/--endpoint and --bank pair is served as (HTTP; TEXT2SPARQL's dataset)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="settings file; its [datasets.NAME] tables are served too (HTTP; default: as every command)",
+    )
+    parser.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="HTTP: seconds a question gets unless the request asks for less (default 60)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--store", metavar="DIR", help="an Oxigraph store folder (default: the home store)")
@@ -81,6 +108,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.http is not None:
+        from nl2sparql.server.http_cli import run_http
+
+        return run_http(args)
     from nl2sparql.server.serve import TlsFiles, check_bind, run_until_signal, serve
 
     logging.basicConfig(level=logging.INFO, format="nl2sparql serve: %(message)s")
@@ -128,6 +159,12 @@ def load_pipeline(args: argparse.Namespace) -> Any:
         raise ConfigError(
             "this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)"
         ) from exc
+    config = getattr(args, "config", None)
+    if config:
+        from nl2sparql.settings import load_settings
+
+        flags = {"store": args.store, "endpoint": args.endpoint, "bank": args.bank, "planner": args.planner}
+        return Pipeline.from_settings(load_settings(flags, config))
     return Pipeline.from_settings(
         store=args.store, endpoint=args.endpoint, bank=args.bank, planner=args.planner
     )
