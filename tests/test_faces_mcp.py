@@ -119,3 +119,46 @@ def test_describe_graph_gives_properties_in_words(seen: dict[str, Any]) -> None:
     assert by_property["people.person.place_of_birth"] == "?e2 is the place of birth of the person ?e1"
     assert described["prefixes"]["ns"] == "http://rdf.freebase.com/ns/"
     assert any("people.marriage.spouse" in path["properties"] for path in described["paths"])
+
+
+def test_streamable_http_serves_the_same_tools(tmp_path: Path, fixture_kg: FixtureKG) -> None:
+    """``nl2sparql mcp --transport http``: the SDK's streamable-HTTP client lists the tools and asks."""
+    import socket
+    import subprocess
+    import time
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    store, bank = copy_kg(fixture_kg.store, fixture_kg.bank, tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "nl2sparql", "mcp", "--transport", "http", "--port", str(port),
+               *serve_args(store, bank)]
+    with (tmp_path / "server.log").open("w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=log, env=offline_env(), cwd=REPO)
+    try:
+        began = time.monotonic()
+        while time.monotonic() - began < 60:  # hang guard: wait until it listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert process.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
+            time.sleep(0.1)
+
+        async def talk() -> tuple[set[str], Any]:
+            with anyio.fail_after(60):
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                    read, write = streams[0], streams[1]
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        tools = {tool.name for tool in (await session.list_tools()).tools}
+                        answer = await session.call_tool("ask", {"question": "Where was Ada Quill born?"})
+                        return tools, answer
+
+        tools, answer = anyio.run(talk)
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert tools == TOOLS
+    assert payload(answer)["answers"] == [{"id": "m.0t_port", "name": "Porta"}]
