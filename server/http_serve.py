@@ -39,6 +39,23 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, minus re-raising SIGTERM/SIGINT once it has stopped: the command then
+    stops gRPC with its grace and closes the stores instead of being killed on the spot."""
+
+    def capture_signals(self) -> Any:
+        captured = super().capture_signals()
+        self._captured_signals = _Discard()
+        return captured
+
+
+class _Discard(list):  # type: ignore[type-arg]
+    """A list that keeps nothing: the signals uvicorn would re-raise."""
+
+    def append(self, item: object) -> None:
+        return None
+
+
 @dataclass(slots=True)
 class HttpService:
     """A configured uvicorn server over a bound socket."""
@@ -91,4 +108,4 @@ def http_service(
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         server_header=False,
     )
-    return HttpService(uvicorn.Server(config), sock, tls=tls_cert is not None)
+    return HttpService(_Server(config), sock, tls=tls_cert is not None)
