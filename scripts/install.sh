@@ -21,6 +21,19 @@ if ! command -v virtuoso-t >/dev/null 2>&1; then
   fi
 fi
 
+# Debian's headless Chromium and its driver, for the playground's browser test
+# (tests/test_faces_playground.py skips without them). NL2SPARQL_CHROMIUM=0 skips this.
+if [ "${NL2SPARQL_CHROMIUM:-1}" != 0 ] && ! command -v chromedriver >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo -n"; else SUDO=none; fi
+  if [ "$SUDO" != none ] && command -v apt-get >/dev/null 2>&1; then
+    echo "install: chromium chromium-driver (apt-get)"
+    $SUDO apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium chromium-driver >/dev/null
+  else
+    echo "install: cannot install chromium chromium-driver (need root or sudo and apt-get); the playground test will skip"
+  fi
+fi
+
 if [ ! -x "$VENV/bin/python" ]; then
   echo "install: creating $VENV"
   "$PYTHON" -m venv "$VENV"

@@ -14,7 +14,7 @@ import logging
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -26,7 +26,11 @@ from nl2sparql.server.http_text2sparql import sparql, text2sparql
 
 log = logging.getLogger(__name__)
 
-OPEN_PATHS = frozenset({"/healthz", "/readyz"})
+#: the playground loads nothing from elsewhere, and may not
+CSP = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:"
+
+#: the probes, and the playground page (static: every call it makes needs the token)
+OPEN_PATHS = frozenset({"/healthz", "/readyz", "/"})
 
 
 def build_app(face: Face, *, token: str | None = None) -> Starlette:
@@ -35,6 +39,11 @@ def build_app(face: Face, *, token: str | None = None) -> Starlette:
 
     async def openapi_json(request: Request) -> Response:
         return JSONResponse(openapi)
+
+    async def playground(request: Request) -> Response:
+        from nl2sparql.server.playground import PAGE
+
+        return HTMLResponse(PAGE, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
 
     routes = [
         Route("/v1/ask", r.ask, methods=["POST"]),
@@ -47,6 +56,7 @@ def build_app(face: Face, *, token: str | None = None) -> Starlette:
         Route("/healthz", r.healthz, methods=["GET"]),
         Route("/readyz", r.readyz, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/", playground, methods=["GET"]),
     ]
     app = Starlette(
         routes=routes,

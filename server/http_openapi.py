@@ -112,6 +112,8 @@ def document() -> dict[str, Any]:
                              "responses": {"200": {"description": "alive"}}}},
         "/readyz": {"get": {"summary": "readiness (no token needed)",
                             "responses": {"200": {"description": "ready"}, "503": {"description": "stopping"}}}},
+        "/": {"get": {"summary": "the browser playground (one page, no external assets)",
+                      "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}}},
         "/openapi.json": {"get": {"summary": "this document", "responses": {"200": {"description": "OpenAPI"}}}},
     }
     return {
