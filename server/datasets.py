@@ -134,6 +134,7 @@ def specs_from_table(table: Any, source: str) -> list[DatasetSpec]:
                 raise ConfigError(f"{where}: {key} must be a non-empty string")
         if "iri" not in entry:
             raise ConfigError(f"{where}: needs iri = \"https://...\"")
+        iri = check_iri(entry["iri"], f"{where} iri")
         if ("store" in entry) == ("endpoint" in entry):
             raise ConfigError(f"{where}: give exactly one of store or endpoint")
         if "bank" not in entry:
@@ -142,7 +143,7 @@ def specs_from_table(table: Any, source: str) -> list[DatasetSpec]:
             if key in entry and not Path(entry[key]).expanduser().exists():
                 raise ConfigError(f"{where}: {key} {entry[key]} does not exist")
         flags = {k: entry[k] for k in ("store", "endpoint", "bank", "planner") if k in entry}
-        specs.append(DatasetSpec(name, check_iri(entry["iri"], f"{where} iri"), flags, entry.get("description", "")))
+        specs.append(DatasetSpec(name, iri, flags, entry.get("description", "")))
     return specs
 
 
