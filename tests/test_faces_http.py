@@ -245,3 +245,24 @@ def test_a_pipeline_that_heeds_its_deadline_is_a_504_too(graph: Any) -> None:
         reply = httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?", "timeout": 0.3},
                            timeout=30)
         assert reply.status_code == 504 and "deadline" in reply.json()["error"]["message"]
+
+
+def test_sixteen_concurrent_clients_get_answers_or_429_and_nothing_else(url: str) -> None:
+    """The issue's load bound: 16 clients at once on a face that serves 4 at once (``url``'s
+    server): every reply is an answer or a 429 with Retry-After; none is an error."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    questions = ["Who is the sibling of Cy Quill?", "Where was Ada Quill born?", "Which country contains Porta?",
+                 "Who was Eli Marsh married to?"]
+
+    def client(n: int) -> list[tuple[int, str | None]]:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            replies = [http.post("/v1/ask", json={"question": questions[(n + i) % 4]}) for i in range(3)]
+        return [(r.status_code, r.headers.get("retry-after")) for r in replies]
+
+    with ThreadPoolExecutor(16) as pool:
+        seen = [outcome for outcomes in pool.map(client, range(16)) for outcome in outcomes]
+    assert len(seen) == 48
+    assert {status for status, _ in seen} <= {200, 429}, seen
+    assert all(retry == "1" for status, retry in seen if status == 429)
+    assert any(status == 200 for status, _ in seen)
