@@ -85,17 +85,35 @@ async def ask_stream(request: Request) -> Response:
     except BaseException as exc:
         face.limiter.release()
         raise error_for(exc) from exc
-    return StreamingResponse(
-        _sse(face, events, deadline),
+    started: list[bool] = []
+    return _SlotStream(
+        _sse(face, events, deadline, started),
+        release=lambda: None if started else face.limiter.release(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
 
 
+class _SlotStream(StreamingResponse):
+    """A stream that frees its slot itself when the client left before the stream began
+    (once begun, the stream's own ``finally`` frees it, after the worker is out of the pipeline)."""
+
+    def __init__(self, content: AsyncIterator[str], *, release: Any, **options: Any) -> None:
+        super().__init__(content, **options)
+        self._release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
+
+
 _END = object()
 
 
-async def _sse(face: Face, events: Iterator[StageEvent], deadline: float) -> AsyncIterator[str]:
+async def _sse(face: Face, events: Iterator[StageEvent], deadline: float, started: list[bool]) -> AsyncIterator[str]:
+    started.append(True)
     pending: Future[Any] | None = None
     try:
         while True:

@@ -37,10 +37,10 @@ async def text2sparql(request: Request) -> Response:
         raise bad_request(f"unknown parameter(s) {', '.join(unknown)}; this API takes question and dataset")
     if not params.get("dataset"):
         raise bad_request("dataset is missing: give the dataset's IRI (GET /v1/datasets lists them)")
-    fields = {"question": params.get("question", ""), "dataset": params["dataset"], "dialect": "full-iri"}
-    given = ask_input(fields, dialects())
     if "question" not in params:
         raise bad_request("question is missing")
+    fields = {"question": params["question"], "dataset": params["dataset"], "dialect": "full-iri"}
+    given = ask_input(fields, dialects())
     dataset = face.datasets.get(given.dataset)
     deadline = face.deadline(None)
     result = await face.call(lambda: _final(dataset, given, deadline, True), deadline)

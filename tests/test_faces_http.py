@@ -266,3 +266,21 @@ def test_sixteen_concurrent_clients_get_answers_or_429_and_nothing_else(url: str
     assert {status for status, _ in seen} <= {200, 429}, seen
     assert all(retry == "1" for status, retry in seen if status == 429)
     assert any(status == 200 for status, _ in seen)
+
+
+def test_a_stream_left_mid_way_frees_its_slot_and_closes_the_pipeline(graph: Any) -> None:
+    slow = GraphPipeline(graph, stage_seconds=0.3)
+    with running(slow, max_concurrency=1) as base:
+        with httpx.stream("GET", f"{base}/v1/ask/stream", params={"question": "who is the sibling of Cy Quill?"},
+                          timeout=30) as reply:
+            first = next(line for line in reply.iter_lines() if line.startswith("event: "))
+        assert first == "event: linked"
+        began = time.monotonic()
+        while time.monotonic() - began < 20:  # hang guard
+            if httpx.get(f"{base}/readyz").json()["in_flight"] == 0 and slow.closed_early == 1:
+                break
+            time.sleep(0.05)
+        assert httpx.get(f"{base}/readyz").json()["in_flight"] == 0
+        assert (slow.closed_early, slow.finished) == (1, 0)
+        assert httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"},
+                          timeout=30).status_code == 200
