@@ -51,11 +51,11 @@ async def _answer(request: Request, *, execute: bool) -> Response:
     given = ask_input(await json_body(request), dialects())
     dataset = face.datasets.get(given.dataset)
     deadline = face.deadline(given.timeout)
-    result = await face.call(lambda: _final(dataset, given, deadline, execute), deadline)
+    result = await face.call(lambda: final_result(dataset, given, deadline, execute), deadline)
     return JSONResponse(result.to_json())
 
 
-def _final(dataset: Dataset, given: AskInput, deadline: float, execute: bool) -> AskResult:
+def final_result(dataset: Dataset, given: AskInput, deadline: float, execute: bool) -> AskResult:
     last: AskResult | None = None
     for event in _events(dataset, given, deadline, execute):
         last = event.result
@@ -176,11 +176,11 @@ async def describe(request: Request) -> Response:
     if unknown:
         raise FaceError(400, "invalid_argument", f"unknown parameter(s) {', '.join(unknown)}; known: dataset")
     dataset = face.datasets.get(params.get("dataset"))
-    info = await face.call(lambda: _description(dataset), face.deadline(None), slot=False)
+    info = await face.call(lambda: describe_dataset(dataset), face.deadline(None), slot=False)
     return JSONResponse(info)
 
 
-def _description(dataset: Dataset) -> dict[str, Any]:
+def describe_dataset(dataset: Dataset) -> dict[str, Any]:
     info = dict(dataset.pipeline.describe())
     bank = getattr(dataset.pipeline, "bank", None)
     meta = getattr(bank, "meta", None)

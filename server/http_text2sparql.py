@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 
 from nl2sparql.server.face import FaceError, bad_request
 from nl2sparql.server.http_input import MAX_BODY_BYTES, ask_input
-from nl2sparql.server.http_routes import _final, dialects, face_of
+from nl2sparql.server.http_routes import dialects, face_of, final_result
 
 MAX_QUERY_CHARS = 64 * 1024
 MAX_ROWS = 10_000
@@ -43,7 +43,7 @@ async def text2sparql(request: Request) -> Response:
     given = ask_input(fields, dialects())
     dataset = face.datasets.get(given.dataset)
     deadline = face.deadline(None)
-    result = await face.call(lambda: _final(dataset, given, deadline, True), deadline)
+    result = await face.call(lambda: final_result(dataset, given, deadline, True), deadline)
     if not result.sparql:
         raise FaceError(422, "no_query", f"no SPARQL query could be made for this question: {result.error}")
     return JSONResponse({"dataset": params["dataset"], "question": params["question"], "query": result.sparql})
@@ -59,7 +59,7 @@ async def sparql(request: Request) -> Response:
         raise FaceError(404, "no_store", f"dataset {dataset.iri} has no store to query")
     deadline = face.deadline(None)
     timeout = face.default_deadline
-    result = await face.call(lambda: _run(store, query, timeout), deadline)
+    result = await face.call(lambda: run_query(store, query, timeout), deadline)
     return JSONResponse(result, media_type=SPARQL_JSON)
 
 
@@ -113,7 +113,7 @@ def _update_refused() -> FaceError:
     return FaceError(403, "read_only", "this endpoint is read-only: SPARQL Update is refused (SELECT and ASK only)")
 
 
-def _run(store: Any, query: str, timeout: float) -> dict[str, Any]:
+def run_query(store: Any, query: str, timeout: float) -> dict[str, Any]:
     from nl2sparql.kg.errors import UnsupportedQuery
     from nl2sparql.kg.readonly import ReadOnlyViolation
 

@@ -21,8 +21,8 @@ from pydantic import Field
 from nl2sparql import __version__
 from nl2sparql.server.face import Face, FaceError
 from nl2sparql.server.http_input import ask_input
-from nl2sparql.server.http_routes import _description, _final, dialects
-from nl2sparql.server.http_text2sparql import MAX_QUERY_CHARS, _run
+from nl2sparql.server.http_routes import describe_dataset, dialects, final_result
+from nl2sparql.server.http_text2sparql import MAX_QUERY_CHARS, run_query
 
 MAX_TOOL_ROWS = 1_000
 MAX_DESCRIBED = 500
@@ -80,7 +80,7 @@ def build_mcp(face: Face) -> MCPServer:
         store = getattr(chosen.pipeline, "store", None)
         if store is None:
             raise ToolError(f"dataset {chosen.iri} has no store to query")
-        results = await _guarded(face.call(lambda: _run(store, query, face.default_deadline),
+        results = await _guarded(face.call(lambda: run_query(store, query, face.default_deadline),
                                            face.deadline(None)))
         bindings = results.get("results", {}).get("bindings")
         if bindings is not None and len(bindings) > limit:
@@ -101,7 +101,7 @@ async def _answer(face: Face, question: str, dataset: str | None, entities: dict
         raise ToolError(exc.message) from None
     chosen = _dataset(face, dataset)
     deadline = face.deadline(None)
-    result = await _guarded(face.call(lambda: _final(chosen, given, deadline, execute), deadline))
+    result = await _guarded(face.call(lambda: final_result(chosen, given, deadline, execute), deadline))
     return result.to_json()
 
 
@@ -121,7 +121,7 @@ async def _guarded(work: Any) -> Any:
 
 def graph_description(dataset: Any) -> dict[str, Any]:
     """Properties (one-triple statements) and paths (through a CVT) with descriptions, from the
-    bank; prefixes and counts from :func:`_description`; classes from the store, when it types nodes."""
+    bank; prefixes and counts from :func:`describe_dataset`; classes from the store, when it types nodes."""
     pipeline = dataset.pipeline
     bank = getattr(pipeline, "bank", None)
     properties: dict[str, dict[str, Any]] = {}
@@ -133,7 +133,7 @@ def graph_description(dataset: Any) -> dict[str, Any]:
                 properties.setdefault(entry.predicates[0], {"property": entry.predicates[0], **described})
             elif len(paths) < MAX_DESCRIBED:
                 paths.append({"properties": list(entry.predicates), **described})
-    summary = _description(dataset)
+    summary = describe_dataset(dataset)
     return {
         "dataset": summary["dataset"],
         "prefixes": summary.get("bank", {}).get("prefixes", {}),
