@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import os
 import sys
 from typing import Any
 
-from nl2sparql.errors import ConfigError
 from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline
+from nl2sparql.server.options import port as _port
+from nl2sparql.server.options import positive_int as _positive_int
+from nl2sparql.server.options import seconds as _seconds
 
-TOKEN_ENV = "NL2SPARQL_TOKEN"
+__all__ = ["TOKEN_ENV", "load_pipeline", "register", "run"]
+
 
 EPILOG = f"""examples:
   nl2sparql serve                        # 127.0.0.1:{DEFAULT_PORT}, the home store, bank and planner
@@ -147,55 +150,3 @@ def run(args: argparse.Namespace) -> int:
     run_until_signal(service, args.grace)
     print("nl2sparql serve: stopped", file=sys.stderr, flush=True)
     return 0
-
-
-def load_pipeline(args: argparse.Namespace) -> Any:
-    """The pipeline the arguments name, through ``Pipeline.from_settings``."""
-    try:
-        from nl2sparql.pipeline import Pipeline
-    except ModuleNotFoundError as exc:
-        if exc.name != "nl2sparql.pipeline":
-            raise
-        raise ConfigError(
-            "this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)"
-        ) from exc
-    config = getattr(args, "config", None)
-    if config:
-        from nl2sparql.settings import load_settings
-
-        flags = {"store": args.store, "endpoint": args.endpoint, "bank": args.bank, "planner": args.planner}
-        return Pipeline.from_settings(load_settings(flags, config))
-    return Pipeline.from_settings(
-        store=args.store, endpoint=args.endpoint, bank=args.bank, planner=args.planner
-    )
-
-
-def _port(text: str) -> int:
-    value = _int(text, "port")
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = _int(text, "value")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more, got {text}")
-    return value
-
-
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}") from None

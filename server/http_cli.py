@@ -14,8 +14,8 @@ import os
 import sys
 from typing import Any
 
-from nl2sparql.server.cli import TOKEN_ENV, load_pipeline
 from nl2sparql.server.datasets import DEFAULT_DATASET_IRI, DatasetSpec, check_iri, config_specs, load
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline
 
 
 def dataset_specs(args: argparse.Namespace) -> list[DatasetSpec]:
