@@ -9,8 +9,9 @@ timeout (no hang); the service must still answer a real question at the end. Bod
 JSON objects with fields of every type, raw bytes, query strings with odd characters,
 SPARQL-looking text, and MCP tool arguments of every shape.
 
-Measured (2026-11-26, this 2-core machine under other load): 10,450 requests, no 5xx, no
-traceback, in about 3 minutes.
+Measured (2026-11-26, a 2-core machine under other load): 10,500 requests (9,000 HTTP:
+3,000 JSON bodies, 1,500 raw bodies, 3,000 query strings, 1,500 on /sparql; 1,500 MCP tool
+calls), no 5xx, no traceback, no hang, in 417 s (``pytest tests/test_faces_fuzz.py --runslow``).
 """
 
 from __future__ import annotations
