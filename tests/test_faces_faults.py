@@ -90,13 +90,13 @@ def parts(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> It
 
 
 @contextmanager
-def served(parts: tuple[object, object], url: str) -> Iterator[str]:
+def served(parts: tuple[object, object], url: str, deadline: float = 30) -> Iterator[str]:
     healthy, bank = parts
     broken = Pipeline(bank=bank, planner=open_planner(f"plans:{PLANS}"),
                       store=EndpointStore(url, timeout=30, retries=1, backoff=0.05), settings=Settings(timeout=30))
     datasets = Datasets([Dataset(DatasetSpec("healthy", DATASET_IRI, {}), healthy),  # type: ignore[arg-type]
                          Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken)])
-    face = Face.create(datasets, max_concurrency=4, deadline=30)
+    face = Face.create(datasets, max_concurrency=4, deadline=deadline)
     service = http_service(build_app(face), host="127.0.0.1", port=0)
     service.start()
     try:
@@ -127,6 +127,47 @@ def test_a_slow_endpoint_is_a_504_at_the_deadline(parts: tuple[object, object], 
         assert took < 2.5, took
         assert marker.exists()  # the query did reach the endpoint
         still_up(base)
+
+
+def test_the_text2sparql_api_and_mcp_meet_a_slow_endpoint_at_the_deadline(
+    parts: tuple[object, object], tmp_path: Path
+) -> None:
+    """The TEXT2SPARQL route and the MCP tools take the server's --deadline (here 1 s)."""
+    with endpoint("slow", tmp_path) as (url, _, _marker), served(parts, url, deadline=1.0) as base:
+        began = time.monotonic()
+        reply = httpx.get(f"{base}/text2sparql", params={"question": "Who is the sibling of Cy Quill?",
+                                                         "dataset": BROKEN_IRI}, timeout=60)
+        assert reply.status_code == 504 and time.monotonic() - began < 2.5, reply.text
+        assert sorted(reply.json()) == ["error"]
+        still_up(base)
+
+
+def test_an_mcp_tool_on_a_garbage_endpoint_is_a_tool_error_in_words(
+    parts: tuple[object, object], tmp_path: Path
+) -> None:
+    import anyio
+    from mcp.client.client import Client
+
+    from nl2sparql.server.mcp_server import build_mcp
+
+    healthy, bank = parts
+    with endpoint("garbage", tmp_path) as (url, _, _marker):
+        broken = Pipeline(bank=bank, planner=open_planner(f"plans:{PLANS}"),
+                          store=EndpointStore(url, timeout=30, retries=1, backoff=0.05), settings=Settings())
+        face = Face.create(Datasets([Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken)]), 2, 5)  # type: ignore[arg-type]
+
+        async def call() -> tuple[object, object]:
+            async with Client(build_mcp(face)) as client:
+                asked = await client.call_tool("ask", {"question": "Who is the sibling of Cy Quill?",
+                                                       "entities": {"m.0p_cy": "Cy Quill"}})
+                queried = await client.call_tool("run_sparql", {"query": "ASK { ?s ?p ?o }"})
+                return asked, queried
+
+        asked, queried = anyio.run(call)
+        face.executor.shutdown(wait=False)
+    for result in (asked, queried):
+        text = "".join(getattr(block, "text", "") for block in result.content)  # type: ignore[attr-defined]
+        assert result.is_error and "did not return SPARQL JSON" in text, text  # type: ignore[attr-defined]
 
 
 def test_an_endpoint_killed_mid_query_is_a_clear_error_in_time(parts: tuple[object, object], tmp_path: Path) -> None:
