@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "kg": "nl2sparql.kg.cli",
     "eval": "nl2sparql.evaluation.cli",
     "serve": "nl2sparql.server.cli",
+    "mcp": "nl2sparql.server.mcp_cli",
 }
 COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(COMMANDS.values()))
 
@@ -36,6 +37,8 @@ EPILOG = """examples:
   nl2sparql setup && nl2sparql ask "what films did Jeremy Irons act in?"
   nl2sparql translate questions.jsonl --out answers.jsonl
   nl2sparql serve --port 50051
+  nl2sparql serve --http 8080 --store S --bank B --dataset https://example.org/kg/
+  nl2sparql mcp --store S --bank B
   nl2sparql kg import-fb15k237 --out fb15k237.nt.gz
   nl2sparql kg load fb15k237.nt.gz --store ~/.cache/nl2sparql/store
   nl2sparql kg query --store ~/.cache/nl2sparql/store 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'

@@ -149,6 +149,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from None
+    data.pop("datasets", None)  # the served datasets' tables, read by nl2sparql.server.datasets
     unknown = sorted(set(data) - set(_TYPES))
     if unknown:
         known = ", ".join(sorted(_TYPES))

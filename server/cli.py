@@ -10,20 +10,24 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import os
 import sys
 from typing import Any
 
-from nl2sparql.errors import ConfigError
 from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline
+from nl2sparql.server.options import port as _port
+from nl2sparql.server.options import positive_int as _positive_int
+from nl2sparql.server.options import seconds as _seconds
 
-TOKEN_ENV = "NL2SPARQL_TOKEN"
+__all__ = ["TOKEN_ENV", "load_pipeline", "register", "run"]
+
 
 EPILOG = f"""examples:
   nl2sparql serve                        # 127.0.0.1:{DEFAULT_PORT}, the home store, bank and planner
   nl2sparql serve --store ~/kg/store --bank bank.nl2sq --port 0 --json
   NL2SPARQL_TOKEN=s3cret nl2sparql serve --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem
+  nl2sparql serve --http 8080 --store S --bank B --dataset https://example.org/kg/   # HTTP + TEXT2SPARQL
   grpcurl -plaintext 127.0.0.1:{DEFAULT_PORT} list
   grpcurl -plaintext -d '{{"question": "who are the siblings of Justin Bieber"}}' \\
       127.0.0.1:{DEFAULT_PORT} nl2sparql.v1.Nl2Sparql/Ask
@@ -46,6 +50,32 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
     parser.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)"
+    )
+    parser.add_argument(
+        "--http",
+        type=_port,
+        metavar="PORT",
+        help="serve the HTTP/JSON API, the TEXT2SPARQL API and /sparql on PORT (0: any free); docs/faces.md",
+    )
+    parser.add_argument(
+        "--grpc", action="store_true", help="with --http: serve gRPC on --port too, over the default dataset"
+    )
+    parser.add_argument(
+        "--dataset",
+        metavar="IRI",
+        help="the dataset IRI the --store/--endpoint and --bank pair is served as (HTTP; TEXT2SPARQL's dataset)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="settings file; its [datasets.NAME] tables are served too (HTTP; default: as every command)",
+    )
+    parser.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="HTTP: seconds a question gets unless the request asks for less (default 60)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--store", metavar="DIR", help="an Oxigraph store folder (default: the home store)")
@@ -81,6 +111,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.http is not None:
+        from nl2sparql.server.http_cli import run_http
+
+        return run_http(args)
     from nl2sparql.server.serve import TlsFiles, check_bind, run_until_signal, serve
 
     logging.basicConfig(level=logging.INFO, format="nl2sparql serve: %(message)s")
@@ -116,49 +150,3 @@ def run(args: argparse.Namespace) -> int:
     run_until_signal(service, args.grace)
     print("nl2sparql serve: stopped", file=sys.stderr, flush=True)
     return 0
-
-
-def load_pipeline(args: argparse.Namespace) -> Any:
-    """The pipeline the arguments name, through ``Pipeline.from_settings``."""
-    try:
-        from nl2sparql.pipeline import Pipeline
-    except ModuleNotFoundError as exc:
-        if exc.name != "nl2sparql.pipeline":
-            raise
-        raise ConfigError(
-            "this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)"
-        ) from exc
-    return Pipeline.from_settings(
-        store=args.store, endpoint=args.endpoint, bank=args.bank, planner=args.planner
-    )
-
-
-def _port(text: str) -> int:
-    value = _int(text, "port")
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 0 to 65535, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = _int(text, "value")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more, got {text}")
-    return value
-
-
-def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}") from None
