@@ -70,6 +70,8 @@ ul { margin: 0; padding-left: 20px; }
   <h2>SPARQL <button type="button" class="plain" id="copy">Copy</button></h2><pre id="sparql"></pre>
   <h2>Linked entities</h2><ul id="entities"></ul>
   <h2>Plan</h2><pre id="plan"></pre>
+  <h2>Ranked plans</h2><div class="scroll"><table id="ranked"><thead><tr><th>Score</th><th>Shape</th>
+  <th>Plan</th></tr></thead><tbody></tbody></table></div>
   <h2>Candidates</h2><div class="scroll"><table id="candidates"><thead><tr><th>Step</th><th>Statement</th>
   <th>Score</th></tr></thead><tbody></tbody></table></div>
   <h2>Trace</h2><div class="scroll"><table id="trace"><thead><tr><th>Stage</th><th>ms</th></tr></thead>
@@ -112,6 +114,8 @@ function render(result, stages) {
   const ents = $("entities"); clear(ents);
   Object.entries(result.entities || {}).forEach(([id, name]) => ents.appendChild(el("li", (name || id) + "  (" + id + ")")));
   $("plan").textContent = (result.plan || []).join("\\n") || "(no plan)";
+  const ranked = $("ranked").tBodies[0]; clear(ranked);
+  (result.candidates || []).forEach((c) => row(ranked, [c.score.toFixed(3), c.shape, (c.plan || []).join(" ")]));
   const cands = $("candidates").tBodies[0]; clear(cands);
   (result.recalled || []).forEach((r) => (r.candidates || []).slice(0, 3).forEach((c, i) =>
     row(cands, [i ? "" : r.step, c.description, c.score.toFixed(3)])));
