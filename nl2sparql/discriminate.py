@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nl2sparql.candidates.agent import Agent, AgentLimits, anchors_of
+from nl2sparql.candidates.agent import Agent, AgentLimits
+from nl2sparql.candidates.anchors import anchors_of
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import read_cues
 from nl2sparql.compiler import generate

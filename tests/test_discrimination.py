@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from test_planner_user_exemplars import OWN_KG
 
-from nl2sparql.candidates.agent import Agent, AgentLimits, anchors_of
+from nl2sparql.candidates.agent import Agent, AgentLimits
+from nl2sparql.candidates.anchors import anchors_of
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import read_cues
 from nl2sparql.cli import main

@@ -1,0 +1,91 @@
+"""The grounded items a search starts from: entities, classes and values as anchors.
+
+Grounding (:mod:`nl2sparql.kg.grounding`) reports everything the question may name, each
+with a score; the agent starts only from what is likely a thing the question is about, so
+weak and partial matches, and the numbers the question uses as operands, are left out here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from nl2sparql.candidates.candidate import Anchor
+from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.shapes import is_number
+from nl2sparql.kg.store import NS as FREEBASE_NS
+
+#: an entity is an anchor when its link scores at least this share of the best link's (the
+#: linker's own rule for a second entity, ``EntityLinker.link_entities``)
+RELATIVE_SCORE = 0.8
+#: value matches that name the whole value; partial and fuzzy ones (*longest* in *The Longest
+#: Day*) are the question's ordinary words far more often than a name
+WHOLE_VALUE_MATCHES = frozenset({"exact", "article", "number", "date", "year"})
+
+
+def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[Anchor]:
+    """The grounded items a search starts from, best first within each kind.
+
+    Left out: an entity linked far below the best one; one found by a single lower-case word
+    inside a longer name (*capital* in *Australian Capital Territory*: names are written
+    with capitals); a value matched in part; a number the question compares with or ranks
+    by (*more than 12*, *the 6th to 10th*), which is an operand, not a thing."""
+    entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e)]
+    best = max((float(e.score) for e in entities), default=0.0)
+    found = [
+        Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score))
+        for e in entities
+        if float(e.score) >= RELATIVE_SCORE * best
+    ]
+    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
+    operands = _operands(cues) if cues is not None else set()
+    values = [v for v in grounding.values if v.match in WHOLE_VALUE_MATCHES and _number(v.value) not in operands]
+    for value in values[: limits.values]:
+        term = value.term().n3()
+        shown = value.value if is_number(value.datatype) else f'"{value.value}"'
+        names = getattr(value, "count", 0) <= len(value.predicates) and any(_naming(p) for p in value.predicates[:3])
+        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
+    return found
+
+
+def _common_word(entity: Any) -> bool:
+    mention = str(getattr(entity, "mention", ""))
+    return getattr(entity, "match", "") == "partial" and " " not in mention.strip() and mention.islower()
+
+
+def _naming(predicate: str) -> bool:
+    """Whether a predicate names its subject (``name``, ``title``, ``label``, ``firstName``)."""
+    local = re.split(r"[/#]", predicate)[-1].lower()
+    return any(word in local for word in ("name", "title", "label"))
+
+
+def _number(text: str) -> str:
+    try:
+        return f"{abs(float(text)):g}"
+    except ValueError:
+        return text
+
+
+def _operands(cues: Cues) -> set[str]:
+    found = {_number(cues.compare[1])} if cues.compare else set()
+    if cues.window:
+        offset, keep = cues.window
+        found |= {_number(str(n)) for n in (keep, offset + 1, offset + keep)}
+    return found
+
+
+def _as_asked(name: str, mention: str) -> str:
+    """An entity named from its IRI keeps the question's words when the name only adds a type
+    letter (``Radiohead B`` asked as *Radiohead*).
+
+    >>> _as_asked("Radiohead B", "radiohead"), _as_asked("John Lennon", "lennon")
+    ('Radiohead', 'John Lennon')
+    """
+    extra = name[len(mention) :].strip()
+    if name.lower().startswith(mention.lower()) and len(extra) == 1 and extra.isupper():
+        return name[: len(mention)]
+    return name
+
+
+def _iri_term(entity_id: str) -> str:
+    return f"<{entity_id}>" if entity_id.startswith(("http://", "https://")) else f"<{FREEBASE_NS}{entity_id}>"
