@@ -27,7 +27,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of
 from nl2sparql.candidates.candidate import Anchor, Candidate
@@ -38,7 +38,17 @@ from nl2sparql.candidates.shapes import is_number, operators
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.memory_bank.statement import Statement
 
-#: ``scores(question, candidates) -> one float each``: the ranker, or any stand-in
+
+class Scorer(Protocol):
+    """What the agent asks of the model that knows what is likely (:mod:`nl2sparql.ranker`):
+    one score for each candidate of a question, given its cues and the names it was grounded in."""
+
+    def scores(
+        self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]
+    ) -> Sequence[float]: ...
+
+
+#: ``scores(question, candidates) -> one float each``: a scorer bound to one question
 Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
 _X = re.compile(r"\?x\b")
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -79,12 +89,17 @@ class Agent:
 
     # -- the search ------------------------------------------------------------------------
 
-    def candidates(self, question: str, grounding: Any, scores: Scores, cues: Cues | None = None) -> list[Candidate]:
+    def candidates(self, question: str, grounding: Any, scorer: Scorer) -> list[Candidate]:
         """The question's candidates, best first, each with its score."""
-        cues = cues or read_cues(question)
+        cues = read_cues(question)
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
         anchors = anchors_of(grounding, self.limits, cues)
+        named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
+
+        def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
+            return scorer.scores(question, found, cues, named)
+
         every = [b for a in anchors for b in self._bases(view, a)]
         bases = self._best(question, every, scores, beam * 2)
         # a class the question names types the answer: its instances are joined with every base

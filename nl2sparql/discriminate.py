@@ -16,15 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nl2sparql.candidates.agent import Agent, AgentLimits
-from nl2sparql.candidates.anchors import anchors_of
+from nl2sparql.candidates.agent import Agent, AgentLimits, Scorer
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import read_cues
 from nl2sparql.compiler import generate
 from nl2sparql.compiler.ast import AskQuery
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.kg.store import NS as FREEBASE_NS
-from nl2sparql.ranker.scorer import EmbeddingScorer, Scorer, bound
+from nl2sparql.ranker.scorer import EmbeddingScorer
 
 #: candidate sources: "auto" grounds on a graph other than Freebase, "graph" always, "off" never
 CANDIDATE_MODES: tuple[str, ...] = ("auto", "graph", "off")
@@ -98,9 +96,7 @@ class Discriminator:
         grounding = grounder.ground(question)
         if entities:
             grounding = _with_given(grounding, entities)
-        cues = read_cues(question)
-        named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
-        found = tuple(agent.candidates(question, grounding, bound(scorer, cues, named), cues))
+        found = tuple(agent.candidates(question, grounding, scorer))
         began = time.perf_counter()
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
             if deadline is not None and time.monotonic() >= deadline:

@@ -3,19 +3,20 @@
 :class:`EmbeddingScorer` needs no training: the cosine of the question and the
 candidate's reading (:mod:`.reading`) under the bank's sentence embedder, plus the pair's
 features (:mod:`.features`) with fixed weights. It is the scorer before a trained
-cross-encoder is shipped, and the baseline that one is measured against.
+cross-encoder is shipped, and the baseline that one is measured against. It keeps the
+agent's :class:`~nl2sparql.candidates.agent.Scorer` contract.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import Cues, read_cues
+from nl2sparql.candidates.cues import Cues
 from nl2sparql.ranker.features import FEATURES, pair_features
 from nl2sparql.ranker.reading import reading
 
@@ -37,14 +38,6 @@ WEIGHTS: Mapping[str, float] = {
     "function_match": 0.15,
     "counted_typed": 0.15,
 }
-
-
-class Scorer(Protocol):
-    """Scores the candidates of one question (``bound`` to its cues and grounded names)."""
-
-    def scores(
-        self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]
-    ) -> list[float]: ...
 
 
 @dataclass
@@ -74,12 +67,3 @@ class EmbeddingScorer:
             features = pair_features(candidate, cues, named)
             found.append(float(cosine) + sum(self.weights[k] * features[k] for k in FEATURES))
         return found
-
-
-def bound(scorer: Scorer, cues: Cues | None, named: Sequence[str]) -> Any:
-    """``scorer`` as the agent calls it, ``(question, candidates) -> scores``, for one question."""
-
-    def scores(question: str, candidates: Sequence[Candidate]) -> list[float]:
-        return scorer.scores(question, candidates, cues or read_cues(question), named)
-
-    return scores

@@ -20,9 +20,7 @@ import pytest
 from test_planner_user_exemplars import OWN_KG
 
 from nl2sparql.candidates.agent import Agent, AgentLimits
-from nl2sparql.candidates.anchors import anchors_of
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import read_cues
 from nl2sparql.cli import main
 from nl2sparql.compiler import generate
 from nl2sparql.evaluation.runner import score_one
@@ -37,7 +35,7 @@ from nl2sparql.plan.reader import parse_plan
 from nl2sparql.plan.steps import check_plan
 from nl2sparql.planner.backends.base import ChunkResult, Planner, PlanRequest
 from nl2sparql.planner.errors import PlannerError
-from nl2sparql.ranker.scorer import EmbeddingScorer, bound
+from nl2sparql.ranker.scorer import EmbeddingScorer
 
 SHOP = """
 @prefix s: <http://example.org/shop/schema#> .
@@ -105,9 +103,7 @@ def agent(shop: tuple[Store, MemoryBank]) -> Agent:
 def candidates(shop: tuple[Store, MemoryBank], agent: Agent, question: str) -> list[Candidate]:
     store, bank = shop
     grounding = Grounder.from_store(store).ground(question)
-    cues = read_cues(question)
-    named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
-    return agent.candidates(question, grounding, bound(EmbeddingScorer(bank.embedder), cues, named), cues)
+    return agent.candidates(question, grounding, EmbeddingScorer(bank.embedder))
 
 
 def answers(store: Store, agent: Agent, candidate: Candidate) -> set[str]:
@@ -253,7 +249,6 @@ def test_a_slow_store_stops_the_search_not_the_question(shop: tuple[Store, Memor
     agent = Agent(bank, slow, AgentLimits(seconds=0.5))
     question = "How many products are there?"
     grounding = Grounder.from_store(store).ground(question)
-    scores = bound(EmbeddingScorer(bank.embedder), read_cues(question), [])
     began = time.monotonic()
-    agent.candidates(question, grounding, scores)
+    agent.candidates(question, grounding, EmbeddingScorer(bank.embedder))
     assert time.monotonic() - began < 5 and 1 <= slow.queries <= 4
