@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 FACES = Path(__file__).parent / "fixtures" / "faces"
 PLANS = FACES / "plans.jsonl"
@@ -78,3 +79,18 @@ def http_server(args: Sequence[str], *, env: dict[str, str] | None = None, timeo
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def serving(face: Any, token: str | None = None) -> Iterator[str]:
+    """The HTTP face ``face`` on a free loopback port in this process; yields its base URL."""
+    from nl2sparql.server.http_app import build_app
+    from nl2sparql.server.http_serve import http_service
+
+    service = http_service(build_app(face, token=token), host="127.0.0.1", port=0)
+    service.start()
+    try:
+        yield f"http://127.0.0.1:{service.port}"
+    finally:
+        service.stop()
+        face.executor.shutdown(wait=False, cancel_futures=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import FixtureKG, free_port
-from faces_support import DATASET_IRI, PLANS, copy_kg
+from faces_support import DATASET_IRI, PLANS, copy_kg, serving
 
 from nl2sparql.kg.endpoint_store import EndpointStore
 from nl2sparql.kg.oxigraph_store import OxigraphStore
@@ -31,8 +31,6 @@ from nl2sparql.pipeline import Pipeline
 from nl2sparql.planner.backends import open_planner
 from nl2sparql.server.datasets import Dataset, Datasets, DatasetSpec
 from nl2sparql.server.face import Face
-from nl2sparql.server.http_app import build_app
-from nl2sparql.server.http_serve import http_service
 from nl2sparql.settings import Settings
 
 BROKEN_IRI = "https://example.org/broken/"
@@ -96,14 +94,8 @@ def served(parts: tuple[object, object], url: str, deadline: float = 30) -> Iter
                       store=EndpointStore(url, timeout=30, retries=1, backoff=0.05), settings=Settings(timeout=30))
     datasets = Datasets([Dataset(DatasetSpec("healthy", DATASET_IRI, {}), healthy),  # type: ignore[arg-type]
                          Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken)])
-    face = Face.create(datasets, max_concurrency=4, deadline=deadline)
-    service = http_service(build_app(face), host="127.0.0.1", port=0)
-    service.start()
-    try:
-        yield f"http://127.0.0.1:{service.port}"
-    finally:
-        service.stop()
-        face.executor.shutdown(wait=False, cancel_futures=True)
+    with serving(Face.create(datasets, max_concurrency=4, deadline=deadline)) as base:
+        yield base
 
 
 def ask_broken(base: str, timeout: float) -> tuple[httpx.Response, float]:

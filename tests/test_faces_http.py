@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import FixtureKG
-from faces_support import DATASET_IRI, PLANS, copy_kg
+from faces_support import DATASET_IRI, PLANS, copy_kg, serving
 from test_server_pipeline import GraphPipeline
 
 from nl2sparql.kg.oxigraph_store import OxigraphStore
@@ -28,9 +28,7 @@ from nl2sparql.pipeline import Pipeline
 from nl2sparql.results import STAGES
 from nl2sparql.server.datasets import Datasets
 from nl2sparql.server.face import Face
-from nl2sparql.server.http_app import build_app
 from nl2sparql.server.http_input import MAX_BODY_BYTES
-from nl2sparql.server.http_serve import http_service
 from nl2sparql.settings import Settings
 
 TOKEN = "faces-test-token"
@@ -40,14 +38,8 @@ TOKEN = "faces-test-token"
 def running(pipeline: Any, *, max_concurrency: int = 4, token: str | None = None, deadline: float = 30,
             iri: str = DATASET_IRI) -> Iterator[str]:
     """The HTTP face over ``pipeline`` on a free loopback port; yields its base URL."""
-    face = Face.create(Datasets.single(pipeline, iri), max_concurrency, deadline)
-    service = http_service(build_app(face, token=token), host="127.0.0.1", port=0)
-    service.start()
-    try:
-        yield f"http://127.0.0.1:{service.port}"
-    finally:
-        service.stop()
-        face.executor.shutdown(wait=False, cancel_futures=True)
+    with serving(Face.create(Datasets.single(pipeline, iri), max_concurrency, deadline), token) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
