@@ -191,7 +191,7 @@ class Agent:
             for b in found[i + 1 :]:
                 if a.hops + b.hops > 3 or set(a.anchors) & set(b.anchors):
                     continue
-                b_own = _renamed_helpers(b)
+                b_own = _renamed_helpers_n(b, 1)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
                 patterns, anchors = a.patterns + b_own.patterns, a.anchors + b.anchors
                 named = a.names_answer or b.names_answer
@@ -277,18 +277,6 @@ def _renamed(candidate: Candidate, name: str) -> Candidate:
     return replace(candidate, steps=steps, patterns=tuple(_X.sub(name, p) for p in candidate.patterns))
 
 
-def _renamed_helpers(candidate: Candidate) -> Candidate:
-    """The helper nodes of a second base renamed, so two bases joined share only ``?x``."""
-    swap = {"?c1": "?c4", "?c2": "?c5", "?m": "?m2"}
-
-    def fix(text: str) -> str:
-        return re.sub(r"\?(c1|c2|m)\b", lambda m: swap["?" + m.group(1)], text)
-
-    return replace(
-        candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
-    )
-
-
 def _without_anchor(candidate: Candidate, anchors: Sequence[Anchor]) -> Candidate:
     """A path that leaves a named item and comes back to its kind, without that item itself
     (*the countries with the same currency as Ecuador*: not Ecuador)."""
@@ -300,7 +288,8 @@ def _without_anchor(candidate: Candidate, anchors: Sequence[Anchor]) -> Candidat
 
 
 def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
-    """The helper nodes of the ``n``-th of several joined readings given names of their own."""
+    """The helper nodes (``?m``, ``?c1``, ...) of the ``n``-th of several joined readings given
+    names of their own, so that joined readings share only ``?x``."""
     if n == 0:
         return candidate
 
