@@ -17,12 +17,21 @@ from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
 
 _ANSWER = "The answer is ?x."
+#: the plan language's comparisons as SPARQL operators
+_SYMBOLS = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
 _FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
 _XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
 
 
 def _without_answer(base: Candidate) -> tuple[str, ...]:
     return tuple(s for s in base.steps if s != _ANSWER)
+
+
+def _kept(offset: int, keep: int) -> str:
+    """How a Rank step says which rows it keeps (``keep the first 5``, ``keep results 6 to 10``)."""
+    if offset:
+        return f"keep results {offset + 1} to {offset + keep}"
+    return f"keep the first {keep}" if keep > 1 else "keep the first"
 
 
 def counted(base: Candidate) -> Candidate:
@@ -34,8 +43,7 @@ def counted(base: Candidate) -> Candidate:
 def ranked(base: Candidate, attribute: Hop, descending: bool, offset: int, keep: int) -> Candidate:
     """The ``?x`` with the largest (or smallest) ``?v``, or a window of the ranking."""
     order = "descending" if descending else "ascending"
-    first = f"keep the first {keep}" if keep > 1 else "keep the first"
-    window = f"keep results {offset + 1} to {offset + keep}" if offset else first
+    window = _kept(offset, keep)
     steps = (*_without_answer(base), attribute.sentence, f"Rank ?x by ?v in {order} order and {window}.", _ANSWER)
     tail = f"ORDER BY {'DESC' if descending else 'ASC'}(?v) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
     return replace(
@@ -65,9 +73,8 @@ def containing(base: Candidate, word: str) -> Candidate:
 
 def compared(base: Candidate, attribute: Hop, op: str, number: str) -> Candidate:
     """The ``?x`` whose ``?v`` compares with a number the question writes."""
-    symbol = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
     by_year = op in ("after", "before") and attribute.dated and len(number) == 4
-    value = f"YEAR(?v) {symbol[op]} {number}" if by_year else f"?v {symbol[op]} {number}"
+    value = f"YEAR(?v) {_SYMBOLS[op]} {number}" if by_year else f"?v {_SYMBOLS[op]} {number}"
     steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
@@ -75,9 +82,8 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str) -> Candidate
 
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
     """Whether the value ``base`` finds compares with a number (*Was Radiohead formed before 1980?*)."""
-    symbol = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
     steps = (*_without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
-    patterns = (*base.patterns, f"FILTER(?x {symbol[op]} {number})")
+    patterns = (*base.patterns, f"FILTER(?x {_SYMBOLS[op]} {number})")
     return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
 
 
@@ -128,11 +134,7 @@ def ranked_groups(
     (*the artists with the most albums*, *the customer who spent the most*)."""
     group = _as_group(group)
     order = "descending" if descending else "ascending"
-    window = (
-        f"keep results {offset + 1} to {offset + keep}"
-        if offset
-        else (f"keep the first {keep}" if keep > 1 else "keep the first")
-    )
+    window = _kept(offset, keep)
     if attribute is None:
         measure, sentence = "COUNT(DISTINCT ?x)", "Count ?x for each ?g, assign it to ?n."
         patterns = base.patterns + group.patterns
