@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -288,10 +288,8 @@ class Pipeline:
                 result = replace(result, type=adopted.shape, plan=adopted.steps, candidates=ranked)
                 yield StageEvent("planned", planned_ms, replace(result, timings_ms=dict(timings)))
                 began = time.perf_counter()
-                ids = list(chosen.answers)[:limit] if limit is not None else list(chosen.answers)
-                ids = ids if execute else []  # a translation returns the query, not its answers
-                names = self._names(ids)
-                answers = tuple(Answer(i, names.get(i)) for i in ids)
+                # a translation returns the query, not its answers
+                answers = self._answers(chosen.answers if execute else (), limit)
                 stage: Stage = "executed" if execute else "compiled"
                 timings[stage] = chosen.run_ms + (time.perf_counter() - began) * 1000
                 result = replace(result, sparql=chosen.sparql, answers=answers, timings_ms=dict(timings))
@@ -396,11 +394,7 @@ class Pipeline:
         yield StageEvent("compiled", timings["compiled"], replace(result, timings_ms=dict(timings)))
 
         began = time.perf_counter()
-        ids = list(compiled.answers or ())
-        if limit is not None:
-            ids = ids[:limit]
-        names = self._names(ids)
-        answers = tuple(Answer(i, names.get(i)) for i in ids)
+        answers = self._answers(compiled.answers or (), limit)
         error = reconstruction.error if not answers else None
         if not answers and error is None:
             error = "the query returned no answers"
@@ -437,6 +431,12 @@ class Pipeline:
             given = {str(k): str(v or "") for k, v in entities.items()}
             return validate_entity_ids(self.store, given, keep_named_unknown=not execute)
         return self.linker.link_entities(question, k=2)
+
+    def _answers(self, ids: Sequence[str], limit: int | None) -> tuple[Answer, ...]:
+        """The first ``limit`` answers (all without one), each with its name where it has one."""
+        kept = list(ids)[:limit] if limit is not None else list(ids)
+        names = self._names(kept)
+        return tuple(Answer(i, names.get(i)) for i in kept)
 
     def _names(self, ids: list[str]) -> dict[str, str]:
         entity_ids = [i for i in ids if i.startswith(("m.", "g.", "http"))]
