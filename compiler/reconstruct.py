@@ -3,9 +3,10 @@
 Recall ranks several statements for each ``Find`` step, and the best one is not always
 the right one. MemQ's answer is execution-guided repair: lower the plan with the best
 statement for every step; if the query is invalid or (when a store is given) returns
-nothing, try the next combination, best total score first, up to a bound. Every attempt
-is kept in the trace with its SPARQL and its error or answer count, so a user can see
-why the final query is the one it is.
+nothing, try the next combination, in the order the candidate orderings give
+(:mod:`~nl2sparql.compiler.orderings`: their demotions first, then the total score), up
+to a bound. Every attempt is kept in the trace with its SPARQL and its error or answer
+count, so a user can see why the final query is the one it is.
 
 The compiler knows no store and no memory: statements arrive as :class:`Recalled` data
 and execution is a callable (``execute(query) -> rows``) the caller supplies.
@@ -26,9 +27,8 @@ from nl2sparql.compiler.errors import SparqlValidationError
 from nl2sparql.compiler.generator import generate
 from nl2sparql.compiler.lowering import LoweringError, LoweringOptions, lower
 from nl2sparql.compiler.optimizer import optimize
-from nl2sparql.compiler.sentence_form import agreeing_first
+from nl2sparql.compiler.orderings import Ranked, combination_key, ranked
 from nl2sparql.compiler.validate import check
-from nl2sparql.compiler.value_fit import fitting_first
 from nl2sparql.errors import Nl2SparqlError
 
 __all__ = ["Attempt", "Reconstruction", "ReconstructionError", "combinations", "reconstruct"]
@@ -102,30 +102,20 @@ def usable(resolved: ResolvedPlan, index: int, candidates: Sequence[Recalled]) -
     return [c for c in candidates if c.kind == "graph" and len(c.inputs) == wanted and c.output]
 
 
-def _step_options(
-    resolved: ResolvedPlan, index: int, found: Sequence[Recalled], options: LoweringOptions | None, per_step: int
-) -> list[Recalled]:
-    """The ``per_step`` statements ``Find`` step ``index`` tries, in the order it tries them:
-    which ones, by recall and value fit (:func:`~nl2sparql.compiler.value_fit.fitting_first`);
-    their order, by value fit first and then by the way the sentence reads the relation
-    (:func:`~nl2sparql.compiler.sentence_form.agreeing_first`)."""
-    window = {c.id for c in fitting_first(resolved, index, found, options)[:per_step]}
-    template = resolved.finds[index].template
-    return fitting_first(resolved, index, agreeing_first(template, [c for c in found if c.id in window]), options)
-
-
-def combinations(lists: Sequence[Sequence[Recalled]], limit: int) -> list[tuple[int, ...]]:
-    """Up to ``limit`` index vectors into ``lists``, highest total score first (ties: lower ranks)."""
+def combinations(lists: Sequence[Sequence[Ranked]], limit: int) -> list[tuple[int, ...]]:
+    """Up to ``limit`` index vectors into ``lists``, best first by
+    :func:`~nl2sparql.compiler.orderings.combination_key` (fewest demotions, then the highest
+    total score; ties: lower ranks)."""
     if not lists:
         return [()]
     if any(not options for options in lists):
         return []
 
-    def total(vector: tuple[int, ...]) -> float:
-        return sum(options[i].score for options, i in zip(lists, vector, strict=True))
+    def key(vector: tuple[int, ...]) -> tuple[tuple[int, ...], float]:
+        return combination_key([options[i] for options, i in zip(lists, vector, strict=True)])
 
     start = tuple(0 for _ in lists)
-    heap: list[tuple[float, tuple[int, ...]]] = [(-total(start), start)]
+    heap: list[tuple[tuple[tuple[int, ...], float], tuple[int, ...]]] = [(key(start), start)]
     seen = {start}
     out: list[tuple[int, ...]] = []
     while heap and len(out) < limit:
@@ -136,7 +126,7 @@ def combinations(lists: Sequence[Sequence[Recalled]], limit: int) -> list[tuple[
                 nxt = vector[:position] + (vector[position] + 1,) + vector[position + 1 :]
                 if nxt not in seen:
                     seen.add(nxt)
-                    heapq.heappush(heap, (-total(nxt), nxt))
+                    heapq.heappush(heap, (key(nxt), nxt))
     return out
 
 
@@ -154,8 +144,9 @@ def reconstruct(
     """Lower ``resolved`` with the best combination of ``recalled`` statements that works.
 
     ``recalled[i]``: the scored candidates of step ``i`` (graph statements for ``Find``,
-    constraints for ``Make sure``); a step's statements whose value cannot be what the plan
-    compares it with go last (:func:`~nl2sparql.compiler.value_fit.fitting_first`). Without
+    constraints for ``Make sure``); which of a step's statements are tried, and in what order,
+    the candidate orderings decide (:func:`~nl2sparql.compiler.orderings.ranked`), and an
+    attempt's ``score`` is the total recall score of its statements. Without
     ``execute`` the first combination that lowers and validates is taken; with it, the first
     whose query returns rows. Raises
     :class:`ReconstructionError` when a ``Find`` step has no usable candidate at all.
@@ -164,7 +155,7 @@ def reconstruct(
     lists = []
     for index in finds:
         found = usable(resolved, index, recalled.get(index, ()))
-        options_for_step = _step_options(resolved, index, found, options, per_step)
+        options_for_step = ranked(resolved, index, found, options, per_step)
         if not options_for_step:
             given = len(recalled.get(index, ()))
             raise ReconstructionError(
@@ -177,7 +168,7 @@ def reconstruct(
     fallback: tuple[Query, Query, str, dict[int, Recalled]] | None = None
     zero: Reconstruction | None = None
     for vector in combinations(lists, max_attempts):
-        chosen = {index: lists[k][i] for k, (index, i) in enumerate(zip(finds, vector, strict=True))}
+        chosen = {index: lists[k][i].statement for k, (index, i) in enumerate(zip(finds, vector, strict=True))}
         ids = tuple((index, chosen[index].id) for index in finds)
         score = sum(c.score for c in chosen.values())
         try:

@@ -1,4 +1,5 @@
-"""Every example in the package's docstrings runs, and every optimiser pass has one.
+"""Every example in the package's docstrings runs, and every optimiser pass and candidate
+ordering has one.
 
 pytest's ``--doctest-modules`` would import the repository's folders under their folder
 names (``compiler.ast``), not as the installed ``nl2sparql.compiler.ast`` that the code
@@ -32,6 +33,7 @@ MODULES = _modules()
 OPTIMISER_PASSES = [
     m for m in MODULES if m.startswith("nl2sparql.compiler.optimizer.") and not m.endswith((".helpers", ".optimizer"))
 ]
+ORDERINGS = [m for m in MODULES if m.startswith("nl2sparql.compiler.orderings")]
 
 
 def test_every_area_is_walked() -> None:
@@ -48,4 +50,9 @@ def test_docstring_examples(name: str) -> None:
 
 @pytest.mark.parametrize("name", OPTIMISER_PASSES)
 def test_every_pass_has_an_example(name: str) -> None:
+    assert doctest.testmod(importlib.import_module(name)).attempted > 0
+
+
+@pytest.mark.parametrize("name", ORDERINGS)
+def test_every_ordering_has_an_example(name: str) -> None:
     assert doctest.testmod(importlib.import_module(name)).attempted > 0

@@ -15,6 +15,7 @@ from nl2sparql.compiler.assemble import (
     resolve_plan,
 )
 from nl2sparql.compiler.ast import IRI, Var
+from nl2sparql.compiler.orderings import Ranked
 from nl2sparql.compiler.reconstruct import ReconstructionError, combinations, reconstruct
 from nl2sparql.plan.reader import parse_plan
 from nl2sparql.plan.steps import PlanSyntaxError
@@ -225,8 +226,18 @@ def test_binding_refuses_a_statement_of_another_arity() -> None:
 def test_combinations_come_best_total_score_first() -> None:
     a = [_statement("a1", "?e1 ns:p.q.r ?e2 .", "", 1, 0.9), _statement("a2", "?e1 ns:p.q.s ?e2 .", "", 1, 0.8)]
     b = [_statement("b1", "?e1 ns:p.q.r ?e2 .", "", 1, 0.9), _statement("b2", "?e1 ns:p.q.s ?e2 .", "", 1, 0.5)]
+    lists = [[Ranked(s) for s in a], [Ranked(s) for s in b]]
+    assert combinations(lists, 10) == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    assert combinations(lists, 2) == [(0, 0), (1, 0)]
+
+
+def test_combinations_come_fewest_demotions_first_in_the_orderings_order() -> None:
+    """One demotion by the first ordering (value fit) outweighs any number by the second
+    (sentence form), whatever the scores; within the same demotions, the total score decides."""
+    fit, against, misfit = (False, False), (False, True), (True, False)
+    a = [Ranked(_statement("a1", "", "", 1, 0.9), fit), Ranked(_statement("a2", "", "", 1, 0.99), against)]
+    b = [Ranked(_statement("b1", "", "", 1, 0.9), against), Ranked(_statement("b2", "", "", 1, 0.99), misfit)]
     assert combinations([a, b], 10) == [(0, 0), (1, 0), (0, 1), (1, 1)]
-    assert combinations([a, b], 2) == [(0, 0), (1, 0)]
 
 
 def test_repair_tries_the_next_statement_when_a_query_returns_nothing() -> None:

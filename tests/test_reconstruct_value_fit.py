@@ -15,8 +15,9 @@ from nl2sparql.compiler.assemble import Recalled, resolve_plan
 from nl2sparql.compiler.ast import XSD_DATETIME
 from nl2sparql.compiler.lowering import LoweringOptions
 from nl2sparql.compiler.lowering.options import XSD_FLOAT
+from nl2sparql.compiler.orderings import ranked
+from nl2sparql.compiler.orderings.value_fit import compared_kinds, output_kind, value_fit
 from nl2sparql.compiler.reconstruct import reconstruct
-from nl2sparql.compiler.value_fit import compared_kinds, fitting_first, output_kind
 from nl2sparql.kg.oxigraph_store import OxigraphStore
 from nl2sparql.plan.reader import parse_plan
 
@@ -126,14 +127,20 @@ def test_is_not_says_nothing_of_the_kind() -> None:
     )
     resolved = resolve_plan(plan, ENTITIES)
     assert compared_kinds(resolved, "x") == []
-    assert fitting_first(resolved, 0, [DATE, RATE], SCHEMA) == [DATE, RATE]
+    assert value_fit(resolved, 0, [DATE, RATE], SCHEMA) == [False, False]
 
 
-def test_a_misfit_goes_last_with_its_score_lowered() -> None:
+def test_a_misfit_goes_last_demoted_with_its_score_kept() -> None:
     resolved = resolve_plan(parse_plan(PLAN.format(value="12.5")), ENTITIES)
-    moved = fitting_first(resolved, 1, [DATE, RATE], SCHEMA)
-    assert [c.id for c in moved] == ["s-rate", "s-date"]
-    assert moved[0].score == RATE.score and moved[1].score < RATE.score
+    assert value_fit(resolved, 1, [DATE, RATE], SCHEMA) == [True, False]
+    moved = ranked(resolved, 1, [DATE, RATE], SCHEMA, per_step=5)
+    assert [(r.statement.id, r.demotions[0]) for r in moved] == [("s-rate", False), ("s-date", True)]
+    assert [r.statement for r in moved] == [RATE, DATE]  # recall's scores stand; the demotion orders
+
+
+def test_value_fit_chooses_which_statements_a_step_tries() -> None:
+    resolved = resolve_plan(parse_plan(PLAN.format(value="12.5")), ENTITIES)
+    assert [r.statement.id for r in ranked(resolved, 1, [DATE, RATE], SCHEMA, per_step=1)] == ["s-rate"]
 
 
 def test_an_entity_compared_with_the_step_rules_out_values() -> None:
@@ -143,7 +150,8 @@ def test_an_entity_compared_with_the_step_rules_out_values() -> None:
     )
     resolved = resolve_plan(plan, ENTITIES)
     assert compared_kinds(resolved, "x") == [frozenset({"entity"})]
-    assert fitting_first(resolved, 0, [DATE, SPOKEN], SCHEMA)[0] is SPOKEN
+    assert value_fit(resolved, 0, [DATE, SPOKEN], SCHEMA) == [True, False]
+    assert ranked(resolved, 0, [DATE, SPOKEN], SCHEMA, per_step=5)[0].statement is SPOKEN
 
 
 def test_output_kinds_by_the_schema() -> None:
@@ -160,4 +168,4 @@ def test_output_kinds_by_the_schema() -> None:
 def test_a_bare_year_may_be_a_number_or_a_date() -> None:
     resolved = resolve_plan(parse_plan(PLAN.format(value="1997")), ENTITIES)
     assert compared_kinds(resolved, "v1") == [frozenset({"number", "date"})]
-    assert fitting_first(resolved, 1, [DATE, RATE], SCHEMA) == [DATE, RATE]
+    assert value_fit(resolved, 1, [DATE, RATE], SCHEMA) == [False, False]

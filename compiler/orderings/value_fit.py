@@ -7,7 +7,9 @@ date statement wins; the schema's ranges (``LoweringOptions.value_type`` and ``r
 say what kind of value each statement gives, and the plan's own comparisons say what kind
 it must be. Statements that cannot give such a value are tried only after every one that
 can (with the default planner's plans: 9 CWQ dev questions get a better first query,
-none a worse one; no WebQSP part A or dev query changes).
+none a worse one; no WebQSP part A or dev query changes). This is the first of the
+orderings (:data:`~nl2sparql.compiler.orderings.ORDERINGS`): it weighs more than any after
+it, and it also chooses which statements a step tries.
 
 Only what the plan states is used: a number, a date or an entity the step's variable is
 compared with (``is``, ``greater than``, ``before``...). ``is not`` says nothing of a
@@ -19,19 +21,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from nl2sparql.compiler.assemble import Recalled, ResolvedPlan, statement_triples
 from nl2sparql.compiler.ast import IRI, XSD_DATETIME, Var
 from nl2sparql.compiler.lowering.options import LoweringOptions
 from nl2sparql.plan.steps import Literal, MakeSure
 
-__all__ = ["compared_kinds", "fitting_first", "output_kind"]
+__all__ = ["compared_kinds", "output_kind", "value_fit"]
 
 #: comparisons that say what kind of value the variable holds
 _TYPED_OPERATORS = frozenset({"is", "greater than", "less than", "at least", "at most", "before", "after"})
-#: how far a statement that cannot give the compared kind drops: below every one that can
-DEMOTION = 1.0
 _NUMBER = re.compile(r"^[+-]?\d[\d,]*(?:\.\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
 _DATE = re.compile(r"^\d{4}-\d\d(?:-\d\d)?(?:T[\d:]+Z?)?$")
@@ -100,22 +99,32 @@ def _object_kind(predicate: str, options: LoweringOptions) -> str | None:
     return None if type_id.startswith("type.") else "entity"  # type.text, type.boolean...: not judged
 
 
-def fitting_first(
+def value_fit(
     resolved: ResolvedPlan, index: int, candidates: Sequence[Recalled], options: LoweringOptions | None
-) -> list[Recalled]:
-    """``candidates`` of ``Find`` step ``index`` with those whose output cannot be what the
-    plan compares it with moved after the rest, their scores lowered by :data:`DEMOTION`
-    (so that combinations, ranked by total score, try them last); otherwise as they were."""
+) -> list[bool]:
+    """For each of ``candidates`` of ``Find`` step ``index``, whether it is demoted: its output
+    cannot be what the plan compares it with. Nothing is demoted without a schema or without
+    a comparison that says what kind of value the step's variable holds.
+
+    >>> from nl2sparql.compiler.assemble import resolve_plan
+    >>> from nl2sparql.compiler.lowering.options import XSD_FLOAT
+    >>> from nl2sparql.plan.reader import parse_plan
+    >>> plan = parse_plan('''Find the date of the inflation of the country Arcadia, assign it to ?v.
+    ... Make sure ?v is "1.8".
+    ... The answer is ?v.''')
+    >>> resolved = resolve_plan(plan, {"m.a": "Arcadia"})
+    >>> date = Recalled("d", "graph", "?e1 ns:c.inflation.date ?e2 .", ("?e1",), "?e2")
+    >>> rate = Recalled("r", "graph", "?e1 ns:c.inflation.rate ?e2 .", ("?e1",), "?e2")
+    >>> schema = LoweringOptions(value_type=lambda p: XSD_DATETIME if p.endswith("date") else XSD_FLOAT)
+    >>> value_fit(resolved, 0, [date, rate], schema), value_fit(resolved, 0, [date, rate], None)
+    ([True, False], [False, False])
+    """
     if options is None:
-        return list(candidates)
+        return [False] * len(candidates)
     wanted = compared_kinds(resolved, resolved.finds[index].target)
     if not wanted:
-        return list(candidates)
-    misfits = {id(c) for c in candidates if _misfit(output_kind(c, options), wanted)}
-    if not misfits:
-        return list(candidates)
-    kept = [c for c in candidates if id(c) not in misfits]
-    return kept + [replace(c, score=c.score - DEMOTION) for c in candidates if id(c) in misfits]
+        return [False] * len(candidates)
+    return [_misfit(output_kind(c, options), wanted) for c in candidates]
 
 
 def _misfit(kind: str | None, wanted: Sequence[frozenset[str]]) -> bool:
