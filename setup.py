@@ -69,6 +69,7 @@ setup(
         "nl2sparql": ["py.typed"],
         "nl2sparql.plan": ["*.lark"],
         "nl2sparql.compiler": ["*.lark"],
+        "nl2sparql.ranker": ["model/*.safetensors"],
         "nl2sparql.planner": ["default/*", "plain/*", "freebase/*", "smollm2/*"],
     },
 )

@@ -89,8 +89,11 @@ class Agent:
 
     # -- the search ------------------------------------------------------------------------
 
-    def candidates(self, question: str, grounding: Any, scorer: Scorer) -> list[Candidate]:
-        """The question's candidates, best first, each with its score."""
+    def candidates(
+        self, question: str, grounding: Any, scorer: Scorer, chooser: Scorer | None = None
+    ) -> list[Candidate]:
+        """The question's candidates, best first, each with its score: ``scorer`` steers the
+        search, ``chooser`` (when given; a trained ranker) orders the complete candidates."""
         cues = read_cues(question)
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
@@ -127,7 +130,8 @@ class Agent:
             shaped = operators(base, cues, numbers, others, question)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         final = _unique(final)[: self.limits.max_candidates]
-        ranked = sorted(zip(final, scores(question, final), strict=True), key=lambda pair: -pair[1])
+        chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
+        ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
 
     def _best(self, question: str, found: list[Candidate], scores: Scores, keep: int) -> list[Candidate]:

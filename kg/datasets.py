@@ -301,7 +301,7 @@ def _qald_answers(record: Mapping[str, Any], index: int) -> tuple[str, ...]:
     """Every answer value: SPARQL JSON results (bindings or ``boolean``), one answer object
     instead of a list, or bare values."""
     where = _qald_id(record, index)
-    answers = record.get("answers") or ()
+    answers = record.get("answers") or []
     if isinstance(answers, Mapping):
         answers = [answers]
     if not isinstance(answers, list):

@@ -203,9 +203,11 @@ class Embeddings:
             _norm(weights, f"{name}.LayerNorm", eps),
         )
 
-    def __call__(self, ids: np.ndarray, start: int = 0) -> np.ndarray:
+    def __call__(self, ids: np.ndarray, start: int = 0, types: np.ndarray | None = None) -> np.ndarray:
+        """``types``: each token's segment (a pair's second text is 1); all 0 when not given."""
         positions = self.positions[start : start + ids.shape[1]]
-        return self.norm(self.words[ids] + positions[None] + self.token_types[0])
+        segments = self.token_types[0] if types is None else self.token_types[types]
+        return self.norm(self.words[ids] + positions[None] + segments)
 
 
 def attention_bias(mask: np.ndarray) -> np.ndarray:
@@ -230,9 +232,10 @@ class Encoder:
         layers = tuple(Layer.read(weights, f"{prefix}encoder.layer.{i}", heads, eps) for i in range(count))
         return cls(Embeddings.read(weights, f"{prefix}embeddings", eps), layers)
 
-    def __call__(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Hidden states (batch, length, size) of token ``ids`` with 1/0 attention ``mask``."""
-        hidden = self.embeddings(ids)
+    def __call__(self, ids: np.ndarray, mask: np.ndarray, types: np.ndarray | None = None) -> np.ndarray:
+        """Hidden states (batch, length, size) of token ``ids`` with 1/0 attention ``mask``
+        (``types``: the segments of a text pair)."""
+        hidden = self.embeddings(ids, types=types)
         bias = attention_bias(mask)
         for layer in self.layers:
             hidden = layer.feed_forward(layer.attention.attend(hidden, *layer.attention.keys_values(hidden), bias))

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "sparql": "nl2sparql.compiler.cli",
     "bank": "nl2sparql.memory_bank.cli",
     "planner": "nl2sparql.training.cli",
+    "ranker": "nl2sparql.training.ranker_cli",
     "kg": "nl2sparql.kg.cli",
     "eval": "nl2sparql.evaluation.cli",
     "serve": "nl2sparql.server.cli",

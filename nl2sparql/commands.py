@@ -54,6 +54,9 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "graph", "off"),
         help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
     )
+    group.add_argument(
+        "--ranker", metavar="auto|zero-shot|FILE", help="the scorer that chooses among candidates (default auto)"
+    )
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 
@@ -63,7 +66,7 @@ def pipeline_from_args(args: argparse.Namespace, **overrides: Any) -> Any:
     from nl2sparql.settings import load_settings
 
     keys = ("store", "endpoint", "endpoint_user", "endpoint_password", "endpoint_token", "bank", "planner", "exemplars")
-    more = ("dialect", "timeout", "limit", "decoding", "plan_batch", "candidates")
+    more = ("dialect", "timeout", "limit", "decoding", "plan_batch", "candidates", "ranker")
     flags = {key: getattr(args, key, None) for key in (*keys, *more)}
     if getattr(args, "no_execute", False):
         flags["execute"] = False
@@ -114,7 +117,7 @@ def print_result(result: Any, explain: bool = False) -> None:
 
 
 #: flags that name a KG, bank or planner of their own: with one of them, ``ask`` answers locally
-LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch", "exemplars", "candidates")
+LOCAL_FLAGS = ("store", "endpoint", "bank", "planner", "decoding", "plan_batch", "exemplars", "candidates", "ranker")
 
 
 def service_address(args: argparse.Namespace) -> str | None:

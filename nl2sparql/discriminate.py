@@ -57,11 +57,13 @@ class Chosen:
 class Discriminator:
     """Grounder, agent and scorer over one store and bank; thread-safe, built on first use."""
 
-    def __init__(self, bank: Any, store: Any, linker: Any, scorer: Scorer | None = None) -> None:
+    def __init__(self, bank: Any, store: Any, linker: Any, scorer: Scorer | None = None, ranker: str = "auto") -> None:
         self.bank = bank
         self.store = store
         self._linker = linker
         self._scorer = scorer
+        self._chooser: Scorer | None = None
+        self.ranker = ranker
         self._grounder: Any = None
         self._agent: Agent | None = None
         self._lock = threading.Lock()
@@ -75,6 +77,7 @@ class Discriminator:
                 limits = AgentLimits(timeout=min(self.store_timeout, 5.0), seconds=min(self.store_timeout, 10.0))
                 self._agent = Agent(self.bank, self.store, limits)
                 self._scorer = self._scorer or EmbeddingScorer(self.bank.embedder)
+                self._chooser = self._chooser or open_chooser(self.ranker, self.bank)
         assert self._agent is not None and self._scorer is not None
         return self._grounder, self._agent, self._scorer
 
@@ -96,7 +99,7 @@ class Discriminator:
         grounding = grounder.ground(question)
         if entities:
             grounding = _with_given(grounding, entities)
-        found = tuple(agent.candidates(question, grounding, scorer))
+        found = tuple(agent.candidates(question, grounding, scorer, self._chooser))
         began = time.perf_counter()
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
             if deadline is not None and time.monotonic() >= deadline:
@@ -110,6 +113,45 @@ class Discriminator:
                 spent = (time.perf_counter() - began) * 1000
                 return Chosen(found, candidate, generate(query, dialect), answers, tried, spent)
         return Chosen(found, tried=min(len(found), RUN_AT_MOST), run_ms=(time.perf_counter() - began) * 1000)
+
+
+def open_chooser(ranker: str, bank: Any) -> Scorer | None:
+    """The trained ranker a ``ranker`` setting names (``auto``: the shipped one, when one
+    ships; a ranker file), or ``None`` for the zero-shot scorer (``zero-shot``). The
+    zero-shot scorer steers the agent's search either way: the trained one was trained on
+    the complete candidates of that search, and only orders them."""
+    from pathlib import Path
+
+    from nl2sparql.ranker.cross import SHIPPED
+
+    if ranker == "zero-shot" or (ranker == "auto" and not SHIPPED.is_file()):
+        return None
+    return load_ranker(SHIPPED if ranker == "auto" else Path(ranker).expanduser(), bank.embedder)
+
+
+def load_ranker(path: Any, embedder: Any = None) -> Any:
+    """A :class:`~nl2sparql.ranker.cross.CrossEncoderScorer` from a ranker file: the file's
+    layers over the embedder's MiniLM weights (from the installed package), on the numpy
+    BERT runtime."""
+    import json
+
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+
+    from nl2sparql.memory_bank.bert_numpy import Encoder
+    from nl2sparql.memory_bank.embedder import bundled_model_dir, default_embedder
+    from nl2sparql.ranker.cross import MAX_TOKENS, CrossEncoderScorer, read_ranker
+
+    tensors, meta = read_ranker(path)
+    folder = bundled_model_dir()
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    weights = {n.removeprefix("bert."): a for n, a in load_file(str(folder / "model.safetensors")).items()}
+    weights.update({n: a for n, a in tensors.items() if not n.startswith(("head.", "features."))})
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
+    encoder = Encoder.read(weights, "", config)
+    return CrossEncoderScorer(tensors, meta, encoder, tokenizer, embedder or default_embedder())
 
 
 def _run(store: Any, query: Any, timeout: float) -> tuple[str, ...]:

@@ -194,7 +194,8 @@ class Pipeline:
                 if self._discriminator is None:
                     from nl2sparql.discriminate import Discriminator
 
-                    self._discriminator = Discriminator(self.bank, self.store, self._linker)
+                    ranker = self.settings.ranker
+                    self._discriminator = Discriminator(self.bank, self.store, self._linker, ranker=ranker)
         return self._discriminator
 
     @property

@@ -18,6 +18,7 @@ Example ``nl2sparql.toml``::
     service = "127.0.0.1:50051"          # `ask` sends its question to this running service
     exemplars = "/data/my-exemplars"     # the local planner's exemplars: `nl2sparql planner exemplars`
     candidates = "auto"                  # plans built over the graph and ranked: auto | graph | off
+    ranker = "auto"                      # the shipped trained ranker | zero-shot | a ranker file
 """
 
 from __future__ import annotations
@@ -66,6 +67,9 @@ class Settings:
     #: candidate plans built over the graph and chosen by the ranker, tried before the planner's:
     #: "auto" on a graph other than Freebase, "graph" on any, "off" never
     candidates: str = "auto"
+    #: which scorer chooses among them: "auto" (the shipped trained ranker, else zero-shot),
+    #: "zero-shot" (embedding cosine and fixed feature weights) or a ranker file's path
+    ranker: str = "auto"
 
     def __post_init__(self) -> None:
         if self.store and self.endpoint:
@@ -80,6 +84,8 @@ class Settings:
             raise ConfigError(f"unknown decoding {self.decoding!r}: choose one of {', '.join(DECODINGS)}")
         if self.candidates not in CANDIDATES:
             raise ConfigError(f"unknown candidates {self.candidates!r}: choose one of {', '.join(CANDIDATES)}")
+        if not self.ranker or len(self.ranker) > 4096:
+            raise ConfigError("ranker must be auto, zero-shot or a ranker file's path")
         if not 1 <= self.plan_batch <= 64:
             raise ConfigError(f"plan_batch must be 1 to 64, got {self.plan_batch}")
         if not 0 <= self.plan_batch_ms <= 1000:

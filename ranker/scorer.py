@@ -49,12 +49,12 @@ class EmbeddingScorer:
     _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def _vectors(self, texts: Sequence[str]) -> np.ndarray:
+        if len(self._cache) > 20_000:  # a long-running service: keep the cache bounded
+            self._cache.clear()
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
             for text, vector in zip(missing, self.embedder.encode(missing), strict=True):
                 self._cache[text] = vector / (np.linalg.norm(vector) or 1.0)
-        if len(self._cache) > 20_000:  # a long-running service: keep the cache bounded
-            self._cache.clear()
         return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1))
 
     def scores(self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]) -> list[float]:

@@ -142,9 +142,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true", help="reload the stores and rebuild the banks")
     parser.add_argument("--planner", help="planner spec (default: the configured default)")
     parser.add_argument("--timeout", type=float, default=30.0, help="query timeout in seconds")
+    parser.add_argument("--ranker", help="auto (default), zero-shot or a ranker file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    flags = {k: v for k, v in {"planner": args.planner, "timeout": args.timeout}.items() if v is not None}
+    given = {"planner": args.planner, "timeout": args.timeout, "ranker": args.ranker}
+    flags = {k: v for k, v in given.items() if v is not None}
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
