@@ -216,4 +216,5 @@ def export(model: _Model, settings: RankerTraining, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_suffix(".partial")
     save_file(state, str(partial), metadata=meta)
+    partial.chmod(0o644)  # safetensors writes owner-only; a model is read by whoever serves it
     partial.replace(out)
