@@ -68,7 +68,9 @@ class Discriminator:
         self._agent: Agent | None = None
         self._lock = threading.Lock()
 
-    def _parts(self) -> tuple[Any, Agent, Scorer]:
+    def parts(self) -> tuple[Any, Agent, Scorer]:
+        """The grounder, the agent and the scorer that steers it, built on first use (the
+        trained ranker, when one is set, is built beside them as ``_chooser``)."""
         with self._lock:
             if self._grounder is None:
                 from nl2sparql.kg.grounding import Grounder
@@ -95,10 +97,10 @@ class Discriminator:
         timeout: float = 30.0,
     ) -> Chosen:
         """The scored candidates of ``question`` and the best one whose query answers."""
-        grounder, agent, scorer = self._parts()
+        grounder, agent, scorer = self.parts()
         grounding = grounder.ground(question)
         if entities:
-            grounding = _with_given(grounding, entities)
+            grounding = with_given(grounding, entities)
         found = tuple(agent.candidates(question, grounding, scorer, self._chooser))
         began = time.perf_counter()
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
@@ -106,7 +108,7 @@ class Discriminator:
                 break
             try:
                 query = candidate.query(agent.prefixes)
-                answers = _run(self.store, query, timeout)
+                answers = answer_values(self.store, query, timeout)
             except Nl2SparqlError:
                 continue
             if answers:
@@ -154,7 +156,7 @@ def load_ranker(path: Any, embedder: Any = None) -> Any:
     return CrossEncoderScorer(tensors, meta, encoder, tokenizer, embedder or default_embedder())
 
 
-def _run(store: Any, query: Any, timeout: float) -> tuple[str, ...]:
+def answer_values(store: Any, query: Any, timeout: float) -> tuple[str, ...]:
     """The values a query answers: every projected column of every row, in order; an ``ASK``
     answers ``true`` or ``false``. A count of nothing answers nothing."""
     text = generate(query, "full-iri")
@@ -167,7 +169,7 @@ def _run(store: Any, query: Any, timeout: float) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
-def _with_given(grounding: Any, entities: Mapping[str, str]) -> Any:
+def with_given(grounding: Any, entities: Mapping[str, str]) -> Any:
     """The grounding with the caller's entities in place of the linked ones (scored as sure)."""
     from dataclasses import replace
 

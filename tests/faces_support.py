@@ -50,8 +50,7 @@ class Served:
 
 
 def serve_args(store: Path, bank: Path, *extra: str) -> list[str]:
-    return ["--store", str(store), "--bank", str(bank), "--planner", f"plans:{PLANS}", "--dataset", DATASET_IRI,
-            *extra]
+    return ["--store", str(store), "--bank", str(bank), "--planner", f"plans:{PLANS}", "--dataset", DATASET_IRI, *extra]
 
 
 @contextmanager

@@ -29,9 +29,7 @@ def test_webqsp_train(webqsp_train: list[Example]) -> None:
     first = webqsp_train[0]
     assert first.dataset == "webqsp" and first.id == "WebQTrn-0"
     assert first.question == "what is the name of justin bieber brother?"
-    assert first.gold_sparql is not None and first.gold_sparql.startswith(
-        "PREFIX ns: <http://rdf.freebase.com/ns/>"
-    )
+    assert first.gold_sparql is not None and first.gold_sparql.startswith("PREFIX ns: <http://rdf.freebase.com/ns/>")
     assert first.entities == {"m.06w2sn5": "Justin Bieber", "m.05zppz": "Male"}  # topic + constraint entity
     assert first.category == "constraint"
     assert first.extra["inferential_chain"] == (
@@ -143,9 +141,7 @@ QALD = {
                 {
                     "head": {"vars": ["d"]},
                     "results": {
-                        "bindings": [
-                            {"d": {"type": "uri", "value": "http://dbpedia.org/resource/Christopher_Nolan"}}
-                        ]
+                        "bindings": [{"d": {"type": "uri", "value": "http://dbpedia.org/resource/Christopher_Nolan"}}]
                     },
                 }
             ],
@@ -165,9 +161,7 @@ QALD = {
             "answertype": "number",
             "question": [{"language": "en", "string": "How many moons does Mars have?"}],
             "query": {},
-            "answers": [
-                {"head": {"vars": ["c"]}, "results": {"bindings": [{"c": {"type": "literal", "value": "2"}}]}}
-            ],
+            "answers": [{"head": {"vars": ["c"]}, "results": {"bindings": [{"c": {"type": "literal", "value": "2"}}]}}],
         },
     ],
 }
@@ -226,8 +220,6 @@ def test_format_detection_and_errors(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="unknown dataset format 'lcquad'"):
         load_dataset(other, "lcquad")
     missing_key = tmp_path / "cwq.json"
-    missing_key.write_text(
-        json.dumps([{"ID": "q1", "compositionality_type": "composition"}]), encoding="utf-8"
-    )
+    missing_key.write_text(json.dumps([{"ID": "q1", "compositionality_type": "composition"}]), encoding="utf-8")
     with pytest.raises(DatasetError, match=r"record 0 \(q1\): missing key 'question'"):
         load_dataset(missing_key)

@@ -31,8 +31,22 @@ def parse(*argv: str) -> argparse.Namespace:
 
 
 def test_every_grpc_flag_still_parses_beside_http() -> None:
-    args = parse("serve", "--http", "0", "--port", "0", "--grpc", "--max-concurrency", "3", "--grace", "1",
-                 "--deadline", "5", "--dataset", "https://example.org/kg/")
+    args = parse(
+        "serve",
+        "--http",
+        "0",
+        "--port",
+        "0",
+        "--grpc",
+        "--max-concurrency",
+        "3",
+        "--grace",
+        "1",
+        "--deadline",
+        "5",
+        "--dataset",
+        "https://example.org/kg/",
+    )
     assert (args.http, args.port, args.grpc, args.max_concurrency, args.deadline) == (0, 0, True, 3, 5.0)
     assert parse("serve").http is None  # without --http: the gRPC service alone, as before
 
@@ -82,12 +96,15 @@ def test_config_datasets_are_served_with_the_command_line_pair(tmp_path: Path, m
     bank = tmp_path / "b.nl2sq"
     bank.write_bytes(b"")
     config = tmp_path / "nl2sparql.toml"
-    config.write_text(f'planner = "oracle"\n[datasets.music]\niri = "https://example.org/music/"\n'
-                      f'endpoint = "http://127.0.0.1:9/sparql"\nbank = "{bank}"\n')
+    config.write_text(
+        f'planner = "oracle"\n[datasets.music]\niri = "https://example.org/music/"\n'
+        f'endpoint = "http://127.0.0.1:9/sparql"\nbank = "{bank}"\n'
+    )
     alone = dataset_specs(parse("serve", "--http", "0", "--config", str(config)))
     assert [(s.name, s.iri) for s in alone] == [("music", "https://example.org/music/")]
-    both = dataset_specs(parse("serve", "--http", "0", "--config", str(config), "--store", "/s",
-                               "--dataset", "https://example.org/kg/"))
+    both = dataset_specs(
+        parse("serve", "--http", "0", "--config", str(config), "--store", "/s", "--dataset", "https://example.org/kg/")
+    )
     assert [s.iri for s in both] == ["https://example.org/kg/", "https://example.org/music/"]
     monkeypatch.setenv("NL2SPARQL_CONFIG", str(config))  # the file other commands read is accepted too
     from nl2sparql.settings import load_settings
@@ -101,13 +118,29 @@ def test_tls_serves_https(pipeline: object, tmp_path: Path) -> None:  # noqa: F8
         pytest.skip("openssl is not installed")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
     )
     face = Face.create(Datasets.single(pipeline, "https://example.org/kg/"), 2)  # type: ignore[arg-type]
-    service = http_service(build_app(face, token="t"), host="127.0.0.1", port=0, tls_cert=str(cert),
-                           tls_key=str(key))
+    service = http_service(build_app(face, token="t"), host="127.0.0.1", port=0, tls_cert=str(cert), tls_key=str(key))
     service.start()
     try:
         base = f"https://127.0.0.1:{service.port}"

@@ -81,8 +81,9 @@ def endpoint(mode: str, folder: Path) -> Iterator[tuple[str, subprocess.Popen[by
 def parts(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> Iterator[tuple[object, object]]:
     folder = tmp_path_factory.mktemp("faces-faults")
     store, bank = copy_kg(fixture_kg.store, fixture_kg.bank, folder)
-    healthy = Pipeline(bank=load_bank(bank), planner=open_planner(f"plans:{PLANS}"), store=OxigraphStore(store),
-                       settings=Settings())
+    healthy = Pipeline(
+        bank=load_bank(bank), planner=open_planner(f"plans:{PLANS}"), store=OxigraphStore(store), settings=Settings()
+    )
     yield healthy, load_bank(bank)
     healthy.close()
 
@@ -90,18 +91,34 @@ def parts(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> It
 @contextmanager
 def served(parts: tuple[object, object], url: str, deadline: float = 30) -> Iterator[str]:
     healthy, bank = parts
-    broken = Pipeline(bank=bank, planner=open_planner(f"plans:{PLANS}"),
-                      store=EndpointStore(url, timeout=30, retries=1, backoff=0.05), settings=Settings(timeout=30))
-    datasets = Datasets([Dataset(DatasetSpec("healthy", DATASET_IRI, {}), healthy),  # type: ignore[arg-type]
-                         Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken)])
+    broken = Pipeline(
+        bank=bank,
+        planner=open_planner(f"plans:{PLANS}"),
+        store=EndpointStore(url, timeout=30, retries=1, backoff=0.05),
+        settings=Settings(timeout=30),
+    )
+    datasets = Datasets(
+        [
+            Dataset(DatasetSpec("healthy", DATASET_IRI, {}), healthy),  # type: ignore[arg-type]
+            Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken),
+        ]
+    )
     with serving(Face.create(datasets, max_concurrency=4, deadline=deadline)) as base:
         yield base
 
 
 def ask_broken(base: str, timeout: float) -> tuple[httpx.Response, float]:
     began = time.monotonic()
-    reply = httpx.post(f"{base}/v1/ask", json={"question": "Who is the sibling of Cy Quill?", "dataset": BROKEN_IRI,
-                                               "entities": {"m.0p_cy": "Cy Quill"}, "timeout": timeout}, timeout=60)
+    reply = httpx.post(
+        f"{base}/v1/ask",
+        json={
+            "question": "Who is the sibling of Cy Quill?",
+            "dataset": BROKEN_IRI,
+            "entities": {"m.0p_cy": "Cy Quill"},
+            "timeout": timeout,
+        },
+        timeout=60,
+    )
     return reply, time.monotonic() - began
 
 
@@ -127,8 +144,11 @@ def test_the_text2sparql_api_and_mcp_meet_a_slow_endpoint_at_the_deadline(
     """The TEXT2SPARQL route and the MCP tools take the server's --deadline (here 1 s)."""
     with endpoint("slow", tmp_path) as (url, _, _marker), served(parts, url, deadline=1.0) as base:
         began = time.monotonic()
-        reply = httpx.get(f"{base}/text2sparql", params={"question": "Who is the sibling of Cy Quill?",
-                                                         "dataset": BROKEN_IRI}, timeout=60)
+        reply = httpx.get(
+            f"{base}/text2sparql",
+            params={"question": "Who is the sibling of Cy Quill?", "dataset": BROKEN_IRI},
+            timeout=60,
+        )
         assert reply.status_code == 504 and time.monotonic() - began < 2.5, reply.text
         assert sorted(reply.json()) == ["error"]
         still_up(base)
@@ -144,14 +164,19 @@ def test_an_mcp_tool_on_a_garbage_endpoint_is_a_tool_error_in_words(
 
     healthy, bank = parts
     with endpoint("garbage", tmp_path) as (url, _, _marker):
-        broken = Pipeline(bank=bank, planner=open_planner(f"plans:{PLANS}"),
-                          store=EndpointStore(url, timeout=30, retries=1, backoff=0.05), settings=Settings())
+        broken = Pipeline(
+            bank=bank,
+            planner=open_planner(f"plans:{PLANS}"),
+            store=EndpointStore(url, timeout=30, retries=1, backoff=0.05),
+            settings=Settings(),
+        )
         face = Face.create(Datasets([Dataset(DatasetSpec("broken", BROKEN_IRI, {}), broken)]), 2, 5)  # type: ignore[arg-type]
 
         async def call() -> tuple[object, object]:
             async with Client(build_mcp(face)) as client:
-                asked = await client.call_tool("ask", {"question": "Who is the sibling of Cy Quill?",
-                                                       "entities": {"m.0p_cy": "Cy Quill"}})
+                asked = await client.call_tool(
+                    "ask", {"question": "Who is the sibling of Cy Quill?", "entities": {"m.0p_cy": "Cy Quill"}}
+                )
                 queried = await client.call_tool("run_sparql", {"query": "ASK { ?s ?p ?o }"})
                 return asked, queried
 

@@ -39,8 +39,13 @@ KNOWN = ["Who is the sibling of Cy Quill?", "Where was Ada Quill born?", "Which 
 IRIS = ["https://example.org/nl2sparql/fixture/", "default", "https://nope/", "", "urn:x"]
 #: NL2SPARQL_FUZZ_SCALE=0.05 runs a twentieth of it (while changing the faces)
 SCALE = float(os.environ.get("NL2SPARQL_FUZZ_SCALE", "1"))
-FUZZ = settings(max_examples=int(3000 * SCALE), deadline=None, suppress_health_check=list(HealthCheck),
-                derandomize=True, database=None)
+FUZZ = settings(
+    max_examples=int(3000 * SCALE),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    database=None,
+)
 
 text = st.text(max_size=60) | st.sampled_from(KNOWN) | st.text(max_size=3000, alphabet=st.characters())
 json_values = st.recursive(
@@ -62,13 +67,21 @@ ask_bodies = st.fixed_dictionaries(
 )
 #: a URL carries UTF-8 only: lone surrogates (which JSON bodies do carry, escaped) cannot be sent in one
 url_text = st.text(max_size=60, alphabet=st.characters(blacklist_categories=("Cs",))) | st.sampled_from(KNOWN)
-params = st.dictionaries(st.sampled_from(["question", "dataset", "limit", "dialect", "timeout", "query", "x"]),
-                         url_text | st.text(max_size=3000, alphabet=st.characters(blacklist_categories=("Cs",)))
-                         | st.sampled_from(IRIS), max_size=4)
-sparql = st.sampled_from([
-    "SELECT * WHERE { ?s ?p ?o } LIMIT 5", "ASK { ?s ?p ?o }", "DELETE WHERE { ?s ?p ?o }", "SELECT ?x {",
-    "CONSTRUCT WHERE { ?s ?p ?o }", "SELECT * WHERE { SERVICE <http://x/> { ?s ?p ?o } }",
-]) | st.text(max_size=200, alphabet=st.characters(blacklist_categories=("Cs",)))
+params = st.dictionaries(
+    st.sampled_from(["question", "dataset", "limit", "dialect", "timeout", "query", "x"]),
+    url_text | st.text(max_size=3000, alphabet=st.characters(blacklist_categories=("Cs",))) | st.sampled_from(IRIS),
+    max_size=4,
+)
+sparql = st.sampled_from(
+    [
+        "SELECT * WHERE { ?s ?p ?o } LIMIT 5",
+        "ASK { ?s ?p ?o }",
+        "DELETE WHERE { ?s ?p ?o }",
+        "SELECT ?x {",
+        "CONSTRUCT WHERE { ?s ?p ?o }",
+        "SELECT * WHERE { SERVICE <http://x/> { ?s ?p ?o } }",
+    ]
+) | st.text(max_size=200, alphabet=st.characters(blacklist_categories=("Cs",)))
 
 
 def check(reply: httpx.Response, where: str, timed: bool = False) -> None:
@@ -103,10 +116,21 @@ def test_json_bodies(http: httpx.Client) -> None:
 
 def test_raw_bodies_and_content_types(http: httpx.Client) -> None:
     @settings(FUZZ, max_examples=int(1500 * SCALE))
-    @given(body=st.binary(max_size=400) | st.text(max_size=400).map(str.encode),
-           kind=st.sampled_from(["application/json", "text/plain", "application/xml", "", "application/sparql-query",
-                                 "application/x-www-form-urlencoded", "application/sparql-update"]),
-           route=st.sampled_from(["/v1/ask", "/v1/translate", "/sparql"]))
+    @given(
+        body=st.binary(max_size=400) | st.text(max_size=400).map(str.encode),
+        kind=st.sampled_from(
+            [
+                "application/json",
+                "text/plain",
+                "application/xml",
+                "",
+                "application/sparql-query",
+                "application/x-www-form-urlencoded",
+                "application/sparql-update",
+            ]
+        ),
+        route=st.sampled_from(["/v1/ask", "/v1/translate", "/sparql"]),
+    )
     def run(body: bytes, kind: str, route: str) -> None:
         check(http.post(route, content=body, headers={"Content-Type": kind} if kind else {}), route)
 
@@ -115,8 +139,10 @@ def test_raw_bodies_and_content_types(http: httpx.Client) -> None:
 
 def test_query_strings(http: httpx.Client) -> None:
     @FUZZ
-    @given(query=params, route=st.sampled_from(["/text2sparql", "/v1/ask/stream", "/v1/describe", "/sparql",
-                                                "/v1/datasets"]))
+    @given(
+        query=params,
+        route=st.sampled_from(["/text2sparql", "/v1/ask/stream", "/v1/describe", "/sparql", "/v1/datasets"]),
+    )
     def run(query: dict[str, str], route: str) -> None:
         check(http.get(route, params=query), route, timed="timeout" in query)
 
@@ -141,10 +167,15 @@ def test_mcp_tools(pipeline: Any) -> None:  # noqa: F811
     from nl2sparql.server.mcp_server import build_mcp
 
     face = Face.create(Datasets.single(pipeline, "https://example.org/nl2sparql/fixture/"), 4)
-    arguments = st.dictionaries(st.sampled_from(["question", "dataset", "entities", "limit", "dialect", "query"]),
-                                json_values | st.sampled_from(KNOWN) | sparql, max_size=4)
-    with anyio.from_thread.start_blocking_portal() as portal, \
-            portal.wrap_async_context_manager(Client(build_mcp(face))) as client:
+    arguments = st.dictionaries(
+        st.sampled_from(["question", "dataset", "entities", "limit", "dialect", "query"]),
+        json_values | st.sampled_from(KNOWN) | sparql,
+        max_size=4,
+    )
+    with (
+        anyio.from_thread.start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(Client(build_mcp(face))) as client,
+    ):
 
         @settings(FUZZ, max_examples=int(1500 * SCALE))
         @given(tool=st.sampled_from(["ask", "translate", "describe_graph", "run_sparql", "nope"]), args=arguments)

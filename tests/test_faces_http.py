@@ -35,8 +35,9 @@ TOKEN = "faces-test-token"
 
 
 @contextmanager
-def running(pipeline: Any, *, max_concurrency: int = 4, token: str | None = None, deadline: float = 30,
-            iri: str = DATASET_IRI) -> Iterator[str]:
+def running(
+    pipeline: Any, *, max_concurrency: int = 4, token: str | None = None, deadline: float = 30, iri: str = DATASET_IRI
+) -> Iterator[str]:
     """The HTTP face over ``pipeline`` on a free loopback port; yields its base URL."""
     with serving(Face.create(Datasets.single(pipeline, iri), max_concurrency, deadline), token) as url:
         yield url
@@ -47,8 +48,9 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) ->
     store, bank = copy_kg(fixture_kg.store, fixture_kg.bank, tmp_path_factory.mktemp("faces-http"))
     from nl2sparql.planner.backends import open_planner
 
-    opened = Pipeline(bank=load_bank(bank), planner=open_planner(f"plans:{PLANS}"), store=OxigraphStore(store),
-                      settings=Settings())
+    opened = Pipeline(
+        bank=load_bank(bank), planner=open_planner(f"plans:{PLANS}"), store=OxigraphStore(store), settings=Settings()
+    )
     yield opened
     opened.close()
 
@@ -87,16 +89,20 @@ def test_ask_returns_what_ask_json_prints(url: str, pipeline: Pipeline) -> None:
 
 
 def test_translate_writes_sparql_and_runs_nothing(url: str) -> None:
-    body = httpx.post(f"{url}/v1/translate", json={"question": "Where was Ada Quill born?", "dialect": "full-iri",
-                                                   "entities": {"m.0p_ada": "Ada Quill"}}, timeout=60).json()
+    body = httpx.post(
+        f"{url}/v1/translate",
+        json={"question": "Where was Ada Quill born?", "dialect": "full-iri", "entities": {"m.0p_ada": "Ada Quill"}},
+        timeout=60,
+    ).json()
     assert body["answers"] == [] and "executed" not in body["timings_ms"]
     assert "<http://rdf.freebase.com/ns/people.person.place_of_birth>" in body["sparql"]
 
 
 def test_the_stream_sends_one_event_per_stage(url: str) -> None:
     events: list[tuple[str, dict[str, Any]]] = []
-    with httpx.stream("GET", f"{url}/v1/ask/stream", params={"question": "Which films did Cy Quill act in?"},
-                      timeout=60) as reply:
+    with httpx.stream(
+        "GET", f"{url}/v1/ask/stream", params={"question": "Which films did Cy Quill act in?"}, timeout=60
+    ) as reply:
         assert reply.headers["content-type"].startswith("text/event-stream")
         name = ""
         for line in reply.iter_lines():
@@ -178,16 +184,26 @@ def test_unknown_routes_and_methods_are_json_errors(url: str) -> None:
 
 def test_the_token_guards_everything_but_the_probes(graph: Any) -> None:
     with running(GraphPipeline(graph), token=TOKEN) as base:
-        for method, path in (("POST", "/v1/ask"), ("GET", "/v1/datasets"), ("GET", "/openapi.json"),
-                             ("GET", "/text2sparql"), ("GET", "/sparql"), ("GET", "/nowhere")):
+        for method, path in (
+            ("POST", "/v1/ask"),
+            ("GET", "/v1/datasets"),
+            ("GET", "/openapi.json"),
+            ("GET", "/text2sparql"),
+            ("GET", "/sparql"),
+            ("GET", "/nowhere"),
+        ):
             refused = httpx.request(method, f"{base}{path}", json={"question": "x"})
             assert refused.status_code == 401 and refused.headers["www-authenticate"].startswith("Bearer")
             wrong = httpx.request(method, f"{base}{path}", headers={"Authorization": "Bearer nope"})
             assert wrong.status_code == 401 and wrong.json()["error"]["message"] == "invalid bearer token"
         assert httpx.get(f"{base}/healthz").status_code == 200
         assert httpx.get(f"{base}/readyz").status_code == 200
-        allowed = httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"},
-                             headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+        allowed = httpx.post(
+            f"{base}/v1/ask",
+            json={"question": "who is the sibling of Cy Quill?"},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            timeout=30,
+        )
         assert allowed.status_code == 200 and allowed.json()["answers"][0]["name"] == "Dee Quill"
 
 
@@ -195,9 +211,14 @@ def test_a_full_server_answers_429_with_retry_after(graph: Any) -> None:
     hold = threading.Event()
     with running(GraphPipeline(graph, hold=hold), max_concurrency=2) as base, httpx.Client(timeout=30) as http:
         results: list[httpx.Response] = []
-        workers = [threading.Thread(target=lambda: results.append(
-            http.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"})))
-            for _ in range(2)]
+        workers = [
+            threading.Thread(
+                target=lambda: results.append(
+                    http.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"})
+                )
+            )
+            for _ in range(2)
+        ]
         for worker in workers:
             worker.start()
         began = time.monotonic()
@@ -222,8 +243,9 @@ def test_a_pipeline_deaf_to_its_deadline_is_answered_504_on_time(graph: Any) -> 
     slow = GraphPipeline(graph, stage_seconds=1.5, heeds_deadline=False)
     with running(slow, max_concurrency=1) as base:
         began = time.monotonic()
-        reply = httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?", "timeout": 0.5},
-                           timeout=30)
+        reply = httpx.post(
+            f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?", "timeout": 0.5}, timeout=30
+        )
         took = time.monotonic() - began
         assert reply.status_code == 504 and reply.json()["error"]["code"] == "deadline_exceeded"
         assert took < 1.5, took  # answered at the deadline, not when the stages were done
@@ -234,8 +256,9 @@ def test_a_pipeline_deaf_to_its_deadline_is_answered_504_on_time(graph: Any) -> 
 
 def test_a_pipeline_that_heeds_its_deadline_is_a_504_too(graph: Any) -> None:
     with running(GraphPipeline(graph, stage_seconds=1.0), max_concurrency=1) as base:
-        reply = httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?", "timeout": 0.3},
-                           timeout=30)
+        reply = httpx.post(
+            f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?", "timeout": 0.3}, timeout=30
+        )
         assert reply.status_code == 504 and "deadline" in reply.json()["error"]["message"]
 
 
@@ -244,8 +267,12 @@ def test_sixteen_concurrent_clients_get_answers_or_429_and_nothing_else(url: str
     server): every reply is an answer or a 429 with Retry-After; none is an error."""
     from concurrent.futures import ThreadPoolExecutor
 
-    questions = ["Who is the sibling of Cy Quill?", "Where was Ada Quill born?", "Which country contains Porta?",
-                 "Who was Eli Marsh married to?"]
+    questions = [
+        "Who is the sibling of Cy Quill?",
+        "Where was Ada Quill born?",
+        "Which country contains Porta?",
+        "Who was Eli Marsh married to?",
+    ]
 
     def client(n: int) -> list[tuple[int, str | None]]:
         with httpx.Client(base_url=url, timeout=60) as http:
@@ -263,8 +290,9 @@ def test_sixteen_concurrent_clients_get_answers_or_429_and_nothing_else(url: str
 def test_a_stream_left_mid_way_frees_its_slot_and_closes_the_pipeline(graph: Any) -> None:
     slow = GraphPipeline(graph, stage_seconds=0.3)
     with running(slow, max_concurrency=1) as base:
-        with httpx.stream("GET", f"{base}/v1/ask/stream", params={"question": "who is the sibling of Cy Quill?"},
-                          timeout=30) as reply:
+        with httpx.stream(
+            "GET", f"{base}/v1/ask/stream", params={"question": "who is the sibling of Cy Quill?"}, timeout=30
+        ) as reply:
             first = next(line for line in reply.iter_lines() if line.startswith("event: "))
         assert first == "event: linked"
         began = time.monotonic()
@@ -274,5 +302,7 @@ def test_a_stream_left_mid_way_frees_its_slot_and_closes_the_pipeline(graph: Any
             time.sleep(0.05)
         assert httpx.get(f"{base}/readyz").json()["in_flight"] == 0
         assert (slow.closed_early, slow.finished) == (1, 0)
-        assert httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"},
-                          timeout=30).status_code == 200
+        assert (
+            httpx.post(f"{base}/v1/ask", json={"question": "who is the sibling of Cy Quill?"}, timeout=30).status_code
+            == 200
+        )

@@ -43,8 +43,12 @@ def is_error(result: Any) -> bool:
 
 
 async def session_run(store: Path, bank: Path, log: Path) -> dict[str, Any]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "nl2sparql", "mcp", *serve_args(store, bank)],
-                                   env=offline_env(), cwd=str(REPO))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "nl2sparql", "mcp", *serve_args(store, bank)],
+        env=offline_env(),
+        cwd=str(REPO),
+    )
     seen: dict[str, Any] = {}
     with log.open("w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
@@ -52,11 +56,13 @@ async def session_run(store: Path, bank: Path, log: Path) -> dict[str, Any]:
             listed = await session.list_tools()
             seen["tools"] = {tool.name: tool for tool in listed.tools}
             seen["ask"] = await session.call_tool("ask", {"question": "Who is the sibling of Gus Orr?"})
-            seen["unknown"] = await session.call_tool("ask", {"question": "Where was Ada Quill born?",
-                                                              "dataset": "https://example.org/other/"})
+            seen["unknown"] = await session.call_tool(
+                "ask", {"question": "Where was Ada Quill born?", "dataset": "https://example.org/other/"}
+            )
             seen["update"] = await session.call_tool("run_sparql", {"query": "DELETE WHERE { ?s ?p ?o }"})
             seen["count"] = await session.call_tool(
-                "run_sparql", {"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "dataset": DATASET_IRI})
+                "run_sparql", {"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "dataset": DATASET_IRI}
+            )
             seen["describe"] = await session.call_tool("describe_graph", {})
             sparql = payload(seen["ask"]).get("sparql") or ""
             seen["rerun"] = await session.call_tool("run_sparql", {"query": sparql, "limit": 5})
@@ -67,6 +73,7 @@ async def session_run(store: Path, bank: Path, log: Path) -> dict[str, Any]:
 def seen(tmp_path_factory: pytest.TempPathFactory, fixture_kg: FixtureKG) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("faces-mcp")
     store, bank = copy_kg(fixture_kg.store, fixture_kg.bank, folder)
+
     async def guarded() -> dict[str, Any]:
         with anyio.fail_after(120):  # hang guard
             return await session_run(store, bank, folder / "server.log")
@@ -133,8 +140,17 @@ def test_streamable_http_serves_the_same_tools(tmp_path: Path, fixture_kg: Fixtu
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "nl2sparql", "mcp", "--transport", "http", "--port", str(port),
-               *serve_args(store, bank)]
+    command = [
+        sys.executable,
+        "-m",
+        "nl2sparql",
+        "mcp",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        *serve_args(store, bank),
+    ]
     with (tmp_path / "server.log").open("w") as log:
         process = subprocess.Popen(command, stdout=log, stderr=log, env=offline_env(), cwd=REPO)
     try:

@@ -28,8 +28,16 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+)
 
 
 @pytest.fixture(scope="module")
@@ -57,16 +65,20 @@ def test_a_question_typed_in_the_page_shows_its_answers(browser: Any, pipeline: 
         assert browser.switch_to.active_element == question  # keyboard-first: the focus is there
         question.send_keys("Which films did Cy Quill act in?", Keys.ENTER)
         wait.until(expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, "#answers tbody tr")))
-        rows = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
-                for row in browser.find_elements(By.CSS_SELECTOR, "#answers tbody tr")]
+        rows = [
+            [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in browser.find_elements(By.CSS_SELECTOR, "#answers tbody tr")
+        ]
         assert sorted(name for _, name, _ in rows) == ["Ember Road", "Glass Harbor", "Tidewater"]
         assert {row[2] for row in rows} == {"m.0f_ember", "m.0f_glass", "m.0f_tide"}
         assert "people.person" not in browser.find_element(By.ID, "sparql").text  # the films query
         assert browser.find_elements(By.CSS_SELECTOR, "#sparql .kw")  # highlighted
         assert "Cy Quill" in browser.find_element(By.ID, "entities").text
         assert browser.find_element(By.ID, "plan").text.startswith("Type: simple")
-        stages = [row.find_element(By.TAG_NAME, "td").text for row in browser.find_elements(By.CSS_SELECTOR,
-                                                                                               "#trace tbody tr")]
+        stages = [
+            row.find_element(By.TAG_NAME, "td").text
+            for row in browser.find_elements(By.CSS_SELECTOR, "#trace tbody tr")
+        ]
         assert stages[:6] == ["linked", "planned", "recalled", "compiled", "executed", "result"]
         assert browser.find_element(By.ID, "error").is_displayed() is False
         shot = tmp_path / "playground.png"

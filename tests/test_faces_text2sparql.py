@@ -49,8 +49,18 @@ def client(*args: str, cwd: Path) -> str:
 
 
 def test_the_official_client_asks_queries_and_scores(served: Served, tmp_path: Path) -> None:
-    client("ask", str(QUESTIONS), f"{served.url}/text2sparql", "-o", "answers.json", "--retries", "0",
-           "--timeout", "60", cwd=tmp_path)
+    client(
+        "ask",
+        str(QUESTIONS),
+        f"{served.url}/text2sparql",
+        "-o",
+        "answers.json",
+        "--retries",
+        "0",
+        "--timeout",
+        "60",
+        cwd=tmp_path,
+    )
     answers = json.loads((tmp_path / "answers.json").read_text())
     assert {a["qname"] for a in answers} == {f"fixture:{n}-en" for n in range(1, 7)}
     assert all(a["dataset"] == DATASET_IRI and "<http://rdf.freebase.com/ns/" in a["query"] for a in answers)
@@ -59,8 +69,9 @@ def test_the_official_client_asks_queries_and_scores(served: Served, tmp_path: P
     client("query", str(QUESTIONS), "-e", endpoint, "-o", "gold.json", cwd=tmp_path)
     client("query", str(QUESTIONS), "-e", endpoint, "-a", "answers.json", "-o", "predicted.json", cwd=tmp_path)
     gold = json.loads((tmp_path / "gold.json").read_text())
-    assert gold["fixture:4-en"] == {f"http://rdf.freebase.com/ns/{m}": 1 for m in ("m.0f_tide", "m.0f_ember",
-                                                                                    "m.0f_glass")}
+    assert gold["fixture:4-en"] == {
+        f"http://rdf.freebase.com/ns/{m}": 1 for m in ("m.0f_tide", "m.0f_ember", "m.0f_glass")
+    }
     client("evaluate", "nl2sparql", "gold.json", "predicted.json", "-o", "scores.json", cwd=tmp_path)
     scores = json.loads((tmp_path / "scores.json").read_text())
     assert scores["average"]["set_F"] >= F1_FLOOR, scores["average"]
@@ -69,8 +80,11 @@ def test_the_official_client_asks_queries_and_scores(served: Served, tmp_path: P
 
 
 def test_the_api_answers_exactly_three_keys(served: Served) -> None:
-    reply = requests.get(f"{served.url}/text2sparql", params={"question": "Where was Ada Quill born?",
-                                                              "dataset": DATASET_IRI}, timeout=60)
+    reply = requests.get(
+        f"{served.url}/text2sparql",
+        params={"question": "Where was Ada Quill born?", "dataset": DATASET_IRI},
+        timeout=60,
+    )
     assert reply.status_code == 200
     body = reply.json()
     assert sorted(body) == ["dataset", "query", "question"]
@@ -103,14 +117,21 @@ def test_bad_requests_get_a_clear_4xx(served: Served, params: dict[str, str], st
     ],
 )
 def test_the_sparql_route_refuses_anything_but_select_and_ask(served: Served, query: str) -> None:
-    for reply in (requests.get(f"{served.url}/sparql", params={"query": query}, timeout=30),
-                  requests.post(f"{served.url}/sparql", data={"query": query}, timeout=30),
-                  requests.post(f"{served.url}/sparql", data={"update": query}, timeout=30)):
+    for reply in (
+        requests.get(f"{served.url}/sparql", params={"query": query}, timeout=30),
+        requests.post(f"{served.url}/sparql", data={"query": query}, timeout=30),
+        requests.post(f"{served.url}/sparql", data={"update": query}, timeout=30),
+    ):
         assert reply.status_code in (400, 403), reply.text
         assert reply.json()["error"]["code"] in ("read_only", "unsupported_query")
-    count = requests.get(f"{served.url}/sparql", params={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"},
-                         timeout=30).json()
+    count = requests.get(
+        f"{served.url}/sparql", params={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"}, timeout=30
+    ).json()
     assert count["results"]["bindings"][0]["n"]["value"] == "138"  # nothing was changed
-    asked = requests.post(f"{served.url}/sparql", data="ASK { ?s ?p ?o }",
-                          headers={"Content-Type": "application/sparql-query"}, timeout=30)
+    asked = requests.post(
+        f"{served.url}/sparql",
+        data="ASK { ?s ?p ?o }",
+        headers={"Content-Type": "application/sparql-query"},
+        timeout=30,
+    )
     assert asked.json() == {"head": {}, "boolean": True}

@@ -36,8 +36,7 @@ def mini_fb15k(tmp_path: Path) -> Path:
     folder = tmp_path / "fb15k"
     folder.mkdir()
     (folder / "train.txt").write_bytes(
-        b"/m/0a\t/people/person/spouse_s./people/marriage/spouse\t/m/0b\r\n"
-        b"/m/0a\t/people/person/gender\t/m/0g\r\n"
+        b"/m/0a\t/people/person/spouse_s./people/marriage/spouse\t/m/0b\r\n/m/0a\t/people/person/gender\t/m/0g\r\n"
     )
     (folder / "valid.txt").write_bytes(b"/m/0b\t/film/actor/film./film/performance/film\t/m/0f\r\n")
     (folder / "test.txt").write_bytes(b"")
@@ -50,9 +49,7 @@ def mini_fb15k(tmp_path: Path) -> Path:
 
 def test_import_fb15k237(capsys: pytest.CaptureFixture[str], mini_fb15k: Path, tmp_path: Path) -> None:
     out_file = tmp_path / "mini.nt.gz"
-    code, out, _ = run(
-        capsys, "kg", "import-fb15k237", "--src", str(mini_fb15k), "--out", str(out_file), "--json"
-    )
+    code, out, _ = run(capsys, "kg", "import-fb15k237", "--src", str(mini_fb15k), "--out", str(out_file), "--json")
     assert code == 0
     report = json.loads(out)
     assert report == {
@@ -76,18 +73,14 @@ def test_import_fb15k237(capsys: pytest.CaptureFixture[str], mini_fb15k: Path, t
         f"<{NS}m.0b> <{NS}film.actor.film> <{NS}cvt.1> .",
         f"<{NS}cvt.1> <{NS}film.performance.film> <{NS}m.0f> .",
     ]
-    code, out, _ = run(
-        capsys, "kg", "import-fb15k237", "--src", str(mini_fb15k), "--out", str(tmp_path / "m.nt")
-    )
+    code, out, _ = run(capsys, "kg", "import-fb15k237", "--src", str(mini_fb15k), "--out", str(tmp_path / "m.nt"))
     assert code == 0 and "wrote 9 triples (2 CVT nodes" in out
     assert (tmp_path / "m.nt").read_text().splitlines() == lines
 
 
 def test_load_query_stats(capsys: pytest.CaptureFixture[str], fixture_nt: Path, tmp_path: Path) -> None:
     store = tmp_path / "store"
-    code, out, _ = run(
-        capsys, "kg", "load", str(fixture_nt), "--store", str(store), "--json", "--no-progress"
-    )
+    code, out, _ = run(capsys, "kg", "load", str(fixture_nt), "--store", str(store), "--json", "--no-progress")
     assert code == 0
     report = json.loads(out)
     assert (report["triples_before"], report["added"], report["triples_after"]) == (0, TRIPLES, TRIPLES)
@@ -145,19 +138,14 @@ def test_query_from_stdin(
 def test_errors_print_one_clear_line(
     capsys: pytest.CaptureFixture[str], fixture_nt: Path, tmp_path: Path, argv: list[str], message: str
 ) -> None:
-    assert (
-        run(capsys, "kg", "load", str(fixture_nt), "--store", str(tmp_path / "store"), "--no-progress")[0]
-        == 0
-    )
+    assert run(capsys, "kg", "load", str(fixture_nt), "--store", str(tmp_path / "store"), "--no-progress")[0] == 0
     (tmp_path / "bad.nt").write_text("<urn:a> <urn:b> <urn:c> .\n<urn:a> <urn:b> .\n", encoding="utf-8")
     code, out, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert code == 1 and out == ""
     assert re.search(message, one_error_line(err))
 
 
-def test_a_failed_load_does_not_create_the_store_folder(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_a_failed_load_does_not_create_the_store_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "kg", "load", str(tmp_path / "x.csv"), "--store", str(tmp_path / "new"))
     assert code == 1 and "no such file" in one_error_line(err)
     assert not (tmp_path / "new").exists()
@@ -175,13 +163,9 @@ def test_help_has_examples(capsys: pytest.CaptureFixture[str], command: list[str
 
 
 @pytest.mark.virtuoso
-def test_query_and_stats_on_an_endpoint(
-    capsys: pytest.CaptureFixture[str], virtuoso: VirtuosoEndpoint
-) -> None:
+def test_query_and_stats_on_an_endpoint(capsys: pytest.CaptureFixture[str], virtuoso: VirtuosoEndpoint) -> None:
     query = f"SELECT ?n WHERE {{ <{NS}m.0t_vale> <{NS}type.object.name> ?n }}"
-    code, out, _ = run(
-        capsys, "kg", "query", "--endpoint", virtuoso.url, "--default-graph", FIXTURE_GRAPH, query
-    )
+    code, out, _ = run(capsys, "kg", "query", "--endpoint", virtuoso.url, "--default-graph", FIXTURE_GRAPH, query)
     assert code == 0
     values = sorted((b["n"]["value"], b["n"]["xml:lang"]) for b in json.loads(out)["results"]["bindings"])
     assert values == [("Val", "fr"), ("Vale", "en")]

@@ -61,8 +61,7 @@ def bad_inputs(folder: Path) -> dict[str, tuple[Path, str | None, str]]:
     not_gzip.write_bytes(b"<urn:a> <urn:b> <urn:c> .\n")
     ttl = folder / "bad.ttl"
     ttl.write_text(
-        "@prefix ex: <http://example.org/> .\n\nex:a ex:b ex:c .\n"
-        "ex:a ex:b [ ex:c ex:d ] .\nex:a ex:b ex:c ex:d .\n",
+        "@prefix ex: <http://example.org/> .\n\nex:a ex:b ex:c .\nex:a ex:b [ ex:c ex:d ] .\nex:a ex:b ex:c ex:d .\n",
         encoding="utf-8",
     )
     xml = folder / "bad.rdf"
@@ -96,9 +95,7 @@ def bad_inputs(folder: Path) -> dict[str, tuple[Path, str | None, str]]:
     }
 
 
-def test_every_bad_input_gets_a_clear_error_and_the_store_is_unchanged(
-    loaded: OxigraphStore, tmp_path: Path
-) -> None:
+def test_every_bad_input_gets_a_clear_error_and_the_store_is_unchanged(loaded: OxigraphStore, tmp_path: Path) -> None:
     before = snapshot(loaded)
     stats = loaded.stats()
     for name, (path, fmt, message) in bad_inputs(tmp_path / "inputs").items():
@@ -106,9 +103,7 @@ def test_every_bad_input_gets_a_clear_error_and_the_store_is_unchanged(
             loaded.load(path, fmt, progress=False)
         assert snapshot(loaded) == before, name
         assert loaded.stats() == stats, name
-        leftovers = sorted(
-            p.name for p in loaded.path.iterdir() if p.name.startswith(".") and p.name != ".lock"
-        )
+        leftovers = sorted(p.name for p in loaded.path.iterdir() if p.name.startswith(".") and p.name != ".lock")
         assert leftovers == [], name
 
 
@@ -145,8 +140,7 @@ def test_formats_gzip_and_repeated_loads(tmp_path: Path, fixture_nt: Path) -> No
     ttl = tmp_path / "more.ttl.gz"
     ttl.write_bytes(
         gzip.compress(
-            b'@prefix ex: <http://example.org/> .\nex:a ex:p 1, 2 ; ex:q "x"@en .\n'
-            b"ex:b ex:p [ ex:q ex:a ] .\n"
+            b'@prefix ex: <http://example.org/> .\nex:a ex:p 1, 2 ; ex:q "x"@en .\nex:b ex:p [ ex:q ex:a ] .\n'
         )
     )
     xml = tmp_path / "more.owl"
@@ -163,17 +157,13 @@ def test_formats_gzip_and_repeated_loads(tmp_path: Path, fixture_nt: Path) -> No
     assert store.stats().triples == FIXTURE_TRIPLES + 6
 
 
-def test_stats_are_cached_per_generation_and_invalidated_by_a_load(
-    loaded: OxigraphStore, tmp_path: Path
-) -> None:
+def test_stats_are_cached_per_generation_and_invalidated_by_a_load(loaded: OxigraphStore, tmp_path: Path) -> None:
     first = loaded.stats()
     caches = sorted(p.name for p in loaded.path.glob("*.stats.json"))
     assert len(caches) == 1
     assert first.predicates["http://rdf.freebase.com/ns/people.marriage.spouse"] == 8
     extra = tmp_path / "extra.nt"
-    extra.write_text(
-        "<urn:x:m> <http://rdf.freebase.com/ns/people.marriage.spouse> <urn:x:a> .\n", encoding="utf-8"
-    )
+    extra.write_text("<urn:x:m> <http://rdf.freebase.com/ns/people.marriage.spouse> <urn:x:a> .\n", encoding="utf-8")
     loaded.load(extra, progress=False)
     second = loaded.stats()
     assert second.triples == first.triples + 1
@@ -230,9 +220,7 @@ def test_query_errors_name_the_line(loaded: OxigraphStore) -> None:
         RdflibStore().select("SELECT ?s\nWHERE {\n ?s ?p }")
 
 
-def test_timeouts_stop_slow_queries_and_the_store_keeps_working(
-    loaded: OxigraphStore, fixture_nt: Path
-) -> None:
+def test_timeouts_stop_slow_queries_and_the_store_keeps_working(loaded: OxigraphStore, fixture_nt: Path) -> None:
     cross_join = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
     with pytest.raises(QueryTimeout, match="ran past its timeout of 0.5 s"):
         loaded.select(cross_join, timeout=0.5)

@@ -50,8 +50,7 @@ UPDATES: list[tuple[str, str]] = [
     ("INSERT", "PREFIX ex: <urn:x:> SELECT * WHERE { ?s ?p ?o } ; Insert Data { ex:a ex:b ex:c }"),
     (
         "DELETE",
-        f"# a comment first\nBASE <urn:x:>\n"
-        f"DELETE {{ GRAPH {G} {{ ?s ?p ?o }} }} USING {G} WHERE {{ ?s ?p ?o }}",
+        f"# a comment first\nBASE <urn:x:>\nDELETE {{ GRAPH {G} {{ ?s ?p ?o }} }} USING {G} WHERE {{ ?s ?p ?o }}",
     ),
 ]
 
@@ -88,8 +87,7 @@ def server_snapshot(url: str) -> Counter[tuple[str, ...]]:
     """Every quad of every graph on the server."""
     result = raw_sparql(url, "SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }")
     return Counter(
-        tuple(json.dumps(b.get(v), sort_keys=True) for v in ("g", "s", "p", "o"))
-        for b in result["results"]["bindings"]
+        tuple(json.dumps(b.get(v), sort_keys=True) for v in ("g", "s", "p", "o")) for b in result["results"]["bindings"]
     )
 
 
@@ -132,9 +130,7 @@ def test_construct_and_describe_are_refused_clearly(form: str) -> None:
         check_read_only("PREFIX ex: <urn:x:>\n" + form)
 
 
-@pytest.mark.parametrize(
-    "query", ["", "# only a comment", "PREFIX ex: <urn:x:>", "DEFINE sql:x 1 SELECT * {}"]
-)
+@pytest.mark.parametrize("query", ["", "# only a comment", "PREFIX ex: <urn:x:>", "DEFINE sql:x 1 SELECT * {}"])
 def test_queries_without_a_select_or_ask_form_are_refused(query: str) -> None:
     with pytest.raises(UnsupportedQuery):
         check_read_only(query)
@@ -182,9 +178,7 @@ def test_control_the_test_server_does_accept_updates_sent_around_the_store(
     control = "<urn:nl2sparql:control>"
     raw_sparql(virtuoso.url, f"INSERT DATA {{ GRAPH {control} {{ <urn:x:a> <urn:x:b> <urn:x:c> }} }}")
     try:
-        found = raw_sparql(
-            virtuoso.url, f"SELECT ?o WHERE {{ GRAPH {control} {{ <urn:x:a> <urn:x:b> ?o }} }}"
-        )
+        found = raw_sparql(virtuoso.url, f"SELECT ?o WHERE {{ GRAPH {control} {{ <urn:x:a> <urn:x:b> ?o }} }}")
         assert found["results"]["bindings"] == [{"o": {"type": "uri", "value": "urn:x:c"}}]
     finally:
         raw_sparql(virtuoso.url, f"DROP SILENT GRAPH {control}")

@@ -83,9 +83,7 @@ def test_entry_point_plugins_are_found(tmp_path: Path, monkeypatch: pytest.Monke
     (tmp_path / "tiny_plugin.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
     info = tmp_path / "tiny_plugin-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: tiny-plugin\nVersion: 1.0\n", encoding="utf-8"
-    )
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-plugin\nVersion: 1.0\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(
         "[nl2sparql.stores]\ntiny = tiny_plugin:TinyStore\nbad = tiny_plugin:not_a_store\n"
         "gone = tiny_plugin_missing:Store\n",

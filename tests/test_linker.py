@@ -315,9 +315,7 @@ def test_index_is_cached_atomically_and_rebuilt_when_the_store_changes(tmp_path:
     assert report.loaded_from_cache
     assert again.to_json() == first.to_json()
 
-    bigger = open_store(
-        "rdflib", paths=_write_graph(tmp_path, (f'<{NS}m.new> <{FREEBASE_NAME}> "Newton"@en .',))
-    )
+    bigger = open_store("rdflib", paths=_write_graph(tmp_path, (f'<{NS}m.new> <{FREEBASE_NAME}> "Newton"@en .',)))
     rebuilt, report = load_or_build(bigger, cache)
     assert not report.loaded_from_cache
     assert "newton" in rebuilt.keys
@@ -383,9 +381,7 @@ def test_weights_can_be_changed(linker: EntityLinker) -> None:
 
 
 @pytest.mark.virtuoso
-def test_endpoint_index_read_in_pages_matches_the_local_one(
-    virtuoso: VirtuosoEndpoint, tmp_path: Path
-) -> None:
+def test_endpoint_index_read_in_pages_matches_the_local_one(virtuoso: VirtuosoEndpoint, tmp_path: Path) -> None:
     local = open_store("rdflib", paths=_write_text(tmp_path / "fixture.nt", fixture_graph_nt()))
     endpoint = open_store("endpoint", url=virtuoso.url, default_graph=FIXTURE_GRAPH)
     paged = build_label_index(endpoint, page_size=4)

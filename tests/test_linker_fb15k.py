@@ -44,9 +44,7 @@ def questions(index: LabelIndex) -> list[tuple[str, str, str]]:
 
 
 def test_index_holds_every_named_entity_of_the_store(fb15k_store: Store, index: LabelIndex) -> None:
-    rows = fb15k_store.select(
-        f"SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {{ ?e <{FREEBASE_NAME}> ?name }}"
-    ).rows
+    rows = fb15k_store.select(f"SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {{ ?e <{FREEBASE_NAME}> ?name }}").rows
     assert len(index) == int(rows[0]["n"].value) > 10_000
     assert all(d > 0 for d in index.degrees)
 
@@ -70,9 +68,7 @@ def test_example_questions_link_to_their_topic_entity_in_the_top_3(
         assert mid in top3, f"{qid} {text!r}: {mid} not in {top3}"
 
 
-def test_most_part_a_questions_link_at_top_3(
-    index: LabelIndex, questions: list[tuple[str, str, str]]
-) -> None:
+def test_most_part_a_questions_link_at_top_3(index: LabelIndex, questions: list[tuple[str, str, str]]) -> None:
     linker = EntityLinker(index)
     assert len(questions) > 300
     hits = sum(mid in [c.entity_id for c in linker.link(text, k=3)] for _, text, mid in questions)

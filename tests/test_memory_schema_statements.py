@@ -23,9 +23,7 @@ location.location location.location.people_born_here people.person
 people.person people.person.height_meters type.float
 freebase.type_hints freebase.type_hints.mediator type.boolean
 measurement_unit.dated_integer measurement_unit.dated_integer.number type.int
-""" + "".join(
-    f"location.location location.location.count_{i} measurement_unit.dated_integer\n" for i in range(20)
-)
+""" + "".join(f"location.location location.location.count_{i} measurement_unit.dated_integer\n" for i in range(20))
 TYPES = """people.person meta.subclassOf common.topic
 location.location meta.subclassOf common.topic
 people.marriage meta.subclassOf type.object

@@ -73,9 +73,7 @@ def test_scores_by_category_and_hops() -> None:
 
 def test_cwq_categories_group_real_questions() -> None:
     questions = json.loads(data_file("cwq/cwq.test.part-A.json").read_text(encoding="utf-8"))
-    records = [
-        {"category": q["compositionality_type"], "answered": float(bool(q["answers"]))} for q in questions
-    ]
+    records = [{"category": q["compositionality_type"], "answered": float(bool(q["answers"]))} for q in questions]
     groups = scores_by_category(records, metrics=("answered",))
     assert set(groups) == {"composition", "conjunction", "comparative", "superlative"}
     assert sum(group.n for group in groups.values()) == len(questions) == 1351

@@ -35,9 +35,7 @@ def test_query_graph_nodes_and_edges() -> None:
     assert graph.nodes[("var", "x")] == {"kind": "var", "value": None}
     assert graph.number_of_nodes() == 4
     # The repeated triple adds nothing; parallel triples share one edge with a predicate multiset.
-    assert graph.edges[("const", "ns:m.06w2sn5"), ("var", "y")]["predicates"] == (
-        "ns:people.person.sibling_s",
-    )
+    assert graph.edges[("const", "ns:m.06w2sn5"), ("var", "y")]["predicates"] == ("ns:people.person.sibling_s",)
     assert graph.edges[("var", "x"), ("var", "y")]["predicates"] == (ANY_PREDICATE, "ns:a")
 
 

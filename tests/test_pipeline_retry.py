@@ -55,9 +55,7 @@ def parts(fixture_kg: FixtureKG) -> Iterator[tuple[Any, Any]]:
 
 
 UNRESOLVABLE = parse_plan(
-    "Type: simple\n"
-    "Find the sibling of the person Selena Gomez, assign it to ?x.\n"
-    "The answer is ?x.\n"
+    "Type: simple\nFind the sibling of the person Selena Gomez, assign it to ?x.\nThe answer is ?x.\n"
 )
 
 

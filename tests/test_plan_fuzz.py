@@ -147,9 +147,7 @@ def assert_answers_cleanly(text: str) -> Plan | None:
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SEEDS), st.lists(_mutation, min_size=1, max_size=4))
-def test_mutated_plans_parse_or_fail_with_a_position(
-    seed: str, mutations: list[tuple[str, int, object]]
-) -> None:
+def test_mutated_plans_parse_or_fail_with_a_position(seed: str, mutations: list[tuple[str, int, object]]) -> None:
     assert_answers_cleanly(mutate(seed, mutations))
 
 

@@ -178,18 +178,14 @@ _WILD = _WORDS + [
     "\n",
     "",
 ]
-_NAMES = tuple(
-    Var(name) for name in ("x", "y", "z", "sk0", "n", "cvt_1", "a", "b", "c", "d", "e", "f", "g", "h")
-)
+_NAMES = tuple(Var(name) for name in ("x", "y", "z", "sk0", "n", "cvt_1", "a", "b", "c", "d", "e", "f", "g", "h"))
 _clean_text = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6).map(" ".join)
 _WILD_TEXT = st.one_of(st.lists(st.sampled_from(_WILD), max_size=6).map(" ".join), st.text(max_size=12))
 # A Find without refs whose description holds " of " reads back as "<description> of <name>",
 # and so does one whose refs hold a number or date: clean plans keep to what the parser produces.
 _TEXT = {False: _clean_text, True: _WILD_TEXT}
 _REFLESS = {False: _clean_text.filter(lambda words: "of" not in words.split()), True: _WILD_TEXT}
-_NUMBERS = st.one_of(
-    st.integers(-99999, 99999).map(str), st.integers(-9999, 9999).map(lambda n: f"{n / 100:.2f}")
-)
+_NUMBERS = st.one_of(st.integers(-99999, 99999).map(str), st.integers(-9999, 9999).map(lambda n: f"{n / 100:.2f}"))
 _DATES = st.builds(
     lambda y, m, d: f"{y:04d}-{m:02d}" + (f"-{d:02d}" if d else ""),
     st.integers(1000, 2999),
@@ -236,12 +232,7 @@ def plans(draw: st.DrawFn, wild: bool) -> Plan:
                 continue
             if op == "contains":
                 value = Literal(draw(_TEXT[wild]), "string")
-            if (
-                op in TIME_OPERATORS
-                and isinstance(value, Literal)
-                and value.value.isdigit()
-                and len(value.value) == 4
-            ):
+            if op in TIME_OPERATORS and isinstance(value, Literal) and value.value.isdigit() and len(value.value) == 4:
                 value = Literal(value.value, "year")
             steps.append(MakeSure(var, op, value, draw(st.booleans())))
             continue

@@ -137,7 +137,7 @@ def test_the_ranker_scores_deterministically_and_the_pipeline_chooses_with_it(
         with Pipeline.from_settings(store=str(store), bank=str(bank), ranker=str(ranker)) as pipeline:
             pipeline.planner = NoPlans()
             result = pipeline.ask("Which shop is in Leipzig?")
-            pipeline.discriminator._parts()
+            pipeline.discriminator.parts()
             assert isinstance(pipeline.discriminator._chooser, CrossEncoderScorer)
             answers.append((result.sparql, [c.score for c in result.candidates]))
     assert answers[0] == answers[1]
@@ -147,7 +147,7 @@ def test_the_ranker_scores_deterministically_and_the_pipeline_chooses_with_it(
 def test_zero_shot_is_still_there_by_name(shop_files: tuple[Path, Path, Path]) -> None:
     store, bank, _ = shop_files
     with Pipeline.from_settings(store=str(store), bank=str(bank), ranker="zero-shot") as pipeline:
-        assert isinstance(pipeline.discriminator._parts()[2], EmbeddingScorer)
+        assert isinstance(pipeline.discriminator.parts()[2], EmbeddingScorer)
         assert pipeline.discriminator._chooser is None
 
 

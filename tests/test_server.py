@@ -123,9 +123,7 @@ def test_ask_stream_sends_each_stage_then_the_result(service: Service, client: C
         "STAGE_EXECUTED",
         "STAGE_RESULT",
     ]
-    assert dict(messages[0].result.entities) == {"m.0p_gus": "Gus Orr"} and not messages[0].result.HasField(
-        "sparql"
-    )
+    assert dict(messages[0].result.entities) == {"m.0p_gus": "Gus Orr"} and not messages[0].result.HasField("sparql")
     assert messages[3].result.sparql.startswith("SELECT DISTINCT ?e2 WHERE { ns:m.0p_gus")
     assert [a.name for a in messages[-1].result.answers] == ["Hal Orr"]
     events = list(client.ask_stream(SIBLINGS, dialect="virtuoso"))
@@ -194,9 +192,7 @@ def test_reflection_lists_and_describes_the_service(service: Service) -> None:
         ({"entity_ids": [f"m.{i}" for i in range(65)]}, "65 entities given; the limit is 64"),
     ],
 )
-def test_bad_requests_are_refused_before_the_pipeline(
-    service: Service, fields: dict[str, Any], message: str
-) -> None:
+def test_bad_requests_are_refused_before_the_pipeline(service: Service, fields: dict[str, Any], message: str) -> None:
     request = pb.AskRequest(**{"question": SIBLINGS, **fields})
     started = service.servicer.pipeline.started
     with stub_for(service) as stub:

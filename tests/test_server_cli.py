@@ -47,9 +47,7 @@ def test_help_shows_examples_and_the_token_advice(capsys: pytest.CaptureFixture[
         (["--store", "s", "--endpoint", "http://x/sparql"], "not allowed with argument"),
     ],
 )
-def test_bad_options_are_usage_errors(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_options_are_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         parser().parse_args(["serve", *argv])
     assert exc.value.code == 2
@@ -75,9 +73,7 @@ def test_public_bind_without_token_is_refused_before_loading(monkeypatch: pytest
 
 
 @pytest.mark.parametrize("how", ["env", "flag", "insecure"])
-def test_a_token_or_insecure_lets_a_public_bind_past_the_check(
-    how: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_token_or_insecure_lets_a_public_bind_past_the_check(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(cli.TOKEN_ENV, raising=False)
     argv = ["serve", "--host", "0.0.0.0", "--tls-cert", "cert.pem"]  # half a TLS pair: the next refusal
     if how == "env":

@@ -55,8 +55,7 @@ MEMORY: tuple[Statement, ...] = (
         "t-sibling",
         2,
         "?e2 is the sibling of the person ?e1",
-        "?e1 ns:people.person.sibling_s ?c . ?c ns:people.sibling_relationship.sibling ?e2 . "
-        "FILTER(?e2 != ?e1)",
+        "?e1 ns:people.person.sibling_s ?c . ?c ns:people.sibling_relationship.sibling ?e2 . FILTER(?e2 != ?e1)",
     ),
     Statement(
         "t-spouse",
@@ -112,9 +111,7 @@ class GraphPipeline:
         self.hold = hold
         self.hold_before = hold_before
         self.heeds_deadline = heeds_deadline
-        names = store.select(
-            f"SELECT ?s ?n WHERE {{ ?s <{NAME_PREDICATE}> ?n . FILTER(langMatches(lang(?n), 'en')) }}"
-        )
+        names = store.select(f"SELECT ?s ?n WHERE {{ ?s <{NAME_PREDICATE}> ?n . FILTER(langMatches(lang(?n), 'en')) }}")
         self.names = {row["s"].freebase_id: row["n"].value for row in names.rows}
         self._lock = threading.Lock()
         self.started = self.finished = self.closed_early = 0
@@ -131,9 +128,7 @@ class GraphPipeline:
         deadline: float | None = None,
         execute: bool = True,
     ) -> AskResult:
-        *_, last = self.ask_stream(
-            question, entities, dialect=dialect, limit=limit, deadline=deadline, execute=execute
-        )
+        *_, last = self.ask_stream(question, entities, dialect=dialect, limit=limit, deadline=deadline, execute=execute)
         return last.result
 
     def translate(
@@ -220,15 +215,11 @@ class GraphPipeline:
         started = self._pause("planned", deadline)
         mention = next(iter(entities.values()), None)
         if mention is None:
-            yield stage(
-                "planned", "plan", started, error="no entity of the knowledge graph is named in the question"
-            )
+            yield stage("planned", "plan", started, error="no entity of the knowledge graph is named in the question")
             yield StageEvent("result", 0.0, result)
             return
         relation = " ".join(
-            w
-            for w in re.findall(r"[\w']+", question)
-            if w.lower() not in _words_of(mention) and w.lower() not in _STOP
+            w for w in re.findall(r"[\w']+", question) if w.lower() not in _words_of(mention) and w.lower() not in _STOP
         )
         plan = (
             "Type: composition",
@@ -244,9 +235,7 @@ class GraphPipeline:
             key=lambda pair: (-pair[0], pair[1].id),
         )
         recalled = [(score, s) for score, s in scored if score > 0][:3]
-        candidates = tuple(
-            Candidate(s.id, s.description, s.pattern, round(score, 4)) for score, s in recalled
-        )
+        candidates = tuple(Candidate(s.id, s.description, s.pattern, round(score, 4)) for score, s in recalled)
         yield stage("recalled", "recall", started, recalled=(Recalled(plan[1], candidates),))
 
         started = self._pause("compiled", deadline)
@@ -297,9 +286,7 @@ class GraphPipeline:
         if given:
             unknown = [i for i in given if i not in self.names]
             if unknown:
-                raise UnknownEntity(
-                    f"unknown entity id {unknown[0]!r}: the knowledge graph has no such entity"
-                )
+                raise UnknownEntity(f"unknown entity id {unknown[0]!r}: the knowledge graph has no such entity")
             return {i: name or self.names[i] for i, name in given.items()}
         lowered = question.lower()
         found = [(len(name), mid, name) for mid, name in self.names.items() if name.lower() in lowered]

@@ -39,12 +39,8 @@ def _calls(channel: grpc.Channel) -> dict[str, Any]:
     stub = pb_grpc.Nl2SparqlStub(channel)
     return {
         "Ask": lambda md: stub.Ask(pb.AskRequest(question=SIBLINGS), timeout=60, metadata=md),
-        "Translate": lambda md: stub.Translate(
-            pb.TranslateRequest(question=SIBLINGS), timeout=60, metadata=md
-        ),
-        "AskStream": lambda md: list(
-            stub.AskStream(pb.AskRequest(question=SIBLINGS), timeout=60, metadata=md)
-        ),
+        "Translate": lambda md: stub.Translate(pb.TranslateRequest(question=SIBLINGS), timeout=60, metadata=md),
+        "AskStream": lambda md: list(stub.AskStream(pb.AskRequest(question=SIBLINGS), timeout=60, metadata=md)),
         "Describe": lambda md: stub.Describe(pb.DescribeRequest(), timeout=60, metadata=md),
     }
 
@@ -58,9 +54,7 @@ def _calls(channel: grpc.Channel) -> dict[str, Any]:
         ((("authorization", f"Bearer {TOKEN} "),), "invalid bearer token"),
     ],
 )
-def test_every_rpc_needs_the_token(
-    guarded: Service, metadata: tuple[tuple[str, str], ...], message: str
-) -> None:
+def test_every_rpc_needs_the_token(guarded: Service, metadata: tuple[tuple[str, str], ...], message: str) -> None:
     started = guarded.servicer.pipeline.started
     with grpc.insecure_channel(guarded.address) as channel:
         for name, call in _calls(channel).items():
@@ -94,9 +88,7 @@ def test_reflection_needs_the_token(guarded: Service) -> None:
         assert exc.value.code() is grpc.StatusCode.UNAUTHENTICATED
     with grpc.secure_channel(
         guarded.address,
-        grpc.composite_channel_credentials(
-            grpc.local_channel_credentials(), grpc.access_token_call_credentials(TOKEN)
-        ),
+        grpc.composite_channel_credentials(grpc.local_channel_credentials(), grpc.access_token_call_credentials(TOKEN)),
     ) as channel:
         assert SERVICE_NAME in ProtoReflectionDescriptorDatabase(channel).get_services()
 
@@ -151,9 +143,7 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return cert, key
 
 
-def test_tls_serves_clients_that_trust_the_certificate(
-    certificate: tuple[Path, Path], store: RdflibStore
-) -> None:
+def test_tls_serves_clients_that_trust_the_certificate(certificate: tuple[Path, Path], store: RdflibStore) -> None:
     cert, key = certificate
     with running(GraphPipeline(store), tls=TlsFiles.read(cert, key), token=TOKEN) as service:
         assert service.tls

@@ -171,9 +171,7 @@ def test_each_bad_line_gets_its_own_error_and_the_batch_goes_on(pipeline: Pipeli
     assert by_id["surrogate"]["question"] == "who \udcff is?"  # escaped again, so the line stays JSON
 
 
-def test_concurrent_workers_write_the_same_lines_in_the_same_order(
-    pipeline: Pipeline, files: dict[str, Path]
-) -> None:
+def test_concurrent_workers_write_the_same_lines_in_the_same_order(pipeline: Pipeline, files: dict[str, Path]) -> None:
     alone, together = files["folder"] / "one-worker.jsonl", files["folder"] / "four-workers.jsonl"
     translate_file(pipeline, files["mixed"], alone, progress=False)
     report = translate_file(pipeline, files["mixed"], together, progress=False, workers=4)

@@ -73,9 +73,7 @@ def synthesised_pairs(
     return train, dev
 
 
-def build_training_data(
-    out: str | Path, sources: Iterable[str] = ("webqsp", "cwq"), exemplars: int = 0
-) -> DataReport:
+def build_training_data(out: str | Path, sources: Iterable[str] = ("webqsp", "cwq"), exemplars: int = 0) -> DataReport:
     """Write ``train.jsonl`` and ``dev.jsonl`` of synthesised gold plans into ``out``; with
     ``exemplars`` k, each input ends with the plans of its k nearest training questions, and
     the memory they come from is saved in ``out/exemplars`` (``planner/exemplars.py``)."""

@@ -80,19 +80,19 @@ def label_group(
     timeout: float = 10.0,
 ) -> Group | None:
     """The agent's candidates of ``question`` labelled against ``gold``; ``None`` when none is right."""
-    from nl2sparql.discriminate import _run, _with_given
+    from nl2sparql.discriminate import answer_values, with_given
     from nl2sparql.errors import Nl2SparqlError
 
-    grounder, agent, scorer = discriminator._parts()
+    grounder, agent, scorer = discriminator.parts()
     grounding = grounder.ground(question)
     if entities:
-        grounding = _with_given(grounding, entities)
+        grounding = with_given(grounding, entities)
     cues = read_cues(question)
     named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
     choices = []
     for candidate in tuple(agent.candidates(question, grounding, scorer))[:PER_QUESTION]:
         try:
-            answers = _run(discriminator.store, candidate.query(agent.prefixes), timeout)
+            answers = answer_values(discriminator.store, candidate.query(agent.prefixes), timeout)
         except Nl2SparqlError:
             continue
         features = pair_features(candidate, cues, named)
@@ -106,11 +106,11 @@ def label_group(
 def gold_answers(store: Any, sparql: str, dialect: str, timeout: float = 10.0) -> tuple[str, ...]:
     """The gold query's answers on ``store`` (nothing when it fails or finds nothing)."""
     from nl2sparql.compiler import parse
-    from nl2sparql.discriminate import _run
+    from nl2sparql.discriminate import answer_values
     from nl2sparql.errors import Nl2SparqlError
 
     try:
-        return _run(store, parse(sparql, dialect), timeout)
+        return answer_values(store, parse(sparql, dialect), timeout)
     except Nl2SparqlError:
         return ()
 
