@@ -160,6 +160,9 @@ class Pipeline:
         from nl2sparql.memory_bank.bank_file import load_bank
 
         settings = settings or load_settings(flags)
+        ranker = settings.ranker
+        if ranker not in ("auto", "zero-shot") and not Path(ranker).expanduser().is_file():
+            raise ConfigError(f"no ranker at {ranker}: train one (`nl2sparql ranker train`) or use --ranker zero-shot")
         info: dict[str, Any] = {}
         if settings.endpoint:
             store = open_store(

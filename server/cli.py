@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
-from nl2sparql.server.options import TOKEN_ENV, load_pipeline
+from nl2sparql.server.options import TOKEN_ENV, add_choice_options, load_pipeline
 from nl2sparql.server.options import port as _port
 from nl2sparql.server.options import positive_int as _positive_int
 from nl2sparql.server.options import seconds as _seconds
@@ -48,9 +48,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
-    parser.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)"
-    )
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
     parser.add_argument(
         "--http",
         type=_port,
@@ -82,6 +80,7 @@ def register(subparsers: Any) -> None:
     source.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 endpoint instead of a local store")
     parser.add_argument("--bank", metavar="FILE", help="a memory bank (.nl2sq; default: the home bank)")
     parser.add_argument("--planner", metavar="SPEC", help="the planner to use (default: the home planner)")
+    add_choice_options(parser)
     parser.add_argument(
         "--max-concurrency",
         type=_positive_int,
@@ -89,9 +88,7 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"questions answered at once; more get RESOURCE_EXHAUSTED (default {DEFAULT_MAX_CONCURRENCY})",
     )
-    parser.add_argument(
-        "--token", metavar="T", help=f"require 'authorization: Bearer T' (or set {TOKEN_ENV})"
-    )
+    parser.add_argument("--token", metavar="T", help=f"require 'authorization: Bearer T' (or set {TOKEN_ENV})")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate chain")
     parser.add_argument("--tls-key", metavar="PEM", help="the private key of --tls-cert")
     parser.add_argument(

@@ -152,9 +152,7 @@ def _request(
         request.entities.update(entities)
     elif entities is not None:
         if isinstance(entities, str):
-            raise TypeError(
-                "entities must be a mapping of ids to names or an iterable of ids, not one string"
-            )
+            raise TypeError("entities must be a mapping of ids to names or an iterable of ids, not one string")
         request.entity_ids.extend(entities)
     if limit is not None:
         request.limit = limit

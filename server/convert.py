@@ -58,9 +58,7 @@ def _fill(message: Any, result: AskResult) -> None:
     for recalled in result.recalled:
         step = trace.recalled.add(step=recalled.step)
         for c in recalled.candidates:
-            step.candidates.add(
-                statement_id=c.statement_id, description=c.description, sparql=c.sparql, score=c.score
-            )
+            step.candidates.add(statement_id=c.statement_id, description=c.description, sparql=c.sparql, score=c.score)
     for attempt in result.attempts:
         item = trace.attempts.add(sparql=attempt.sparql)
         if attempt.error is not None:
@@ -100,9 +98,7 @@ def describe_response(description: Mapping[str, Any], server: Mapping[str, Any])
     )
     message.bank.embedder = str(bank.get("embedder") or "")
     planner = description.get("planner")
-    message.planner = str(
-        _mapping(planner).get("spec", "") if isinstance(planner, Mapping) else planner or ""
-    )
+    message.planner = str(_mapping(planner).get("spec", "") if isinstance(planner, Mapping) else planner or "")
     message.details.update(json.loads(json.dumps(dict(description), default=str)))
     return message
 
@@ -130,9 +126,7 @@ def ask_result(message: Any) -> AskResult:
         recalled=tuple(
             Recalled(
                 step=r.step,
-                candidates=tuple(
-                    Candidate(c.statement_id, c.description, c.sparql, c.score) for c in r.candidates
-                ),
+                candidates=tuple(Candidate(c.statement_id, c.description, c.sparql, c.score) for c in r.candidates),
             )
             for r in trace.recalled
         ),

@@ -133,12 +133,12 @@ def specs_from_table(table: Any, source: str) -> list[DatasetSpec]:
             if not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{where}: {key} must be a non-empty string")
         if "iri" not in entry:
-            raise ConfigError(f"{where}: needs iri = \"https://...\"")
+            raise ConfigError(f'{where}: needs iri = "https://..."')
         iri = check_iri(entry["iri"], f"{where} iri")
         if ("store" in entry) == ("endpoint" in entry):
             raise ConfigError(f"{where}: give exactly one of store or endpoint")
         if "bank" not in entry:
-            raise ConfigError(f"{where}: needs bank = \"FILE.nl2sq\"")
+            raise ConfigError(f'{where}: needs bank = "FILE.nl2sq"')
         for key in ("store", "bank"):
             if key in entry and not Path(entry[key]).expanduser().exists():
                 raise ConfigError(f"{where}: {key} {entry[key]} does not exist")

@@ -80,8 +80,10 @@ async def _face_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    messages = {404: f"no route {request.url.path!r}; GET /openapi.json lists the routes",
-                405: f"{request.method} is not allowed on {request.url.path}"}
+    messages = {
+        404: f"no route {request.url.path!r}; GET /openapi.json lists the routes",
+        405: f"{request.method} is not allowed on {request.url.path}",
+    }
     message = messages.get(exc.status_code, str(exc.detail))
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     body = {"error": {"status": exc.status_code, "code": code, "message": message}}

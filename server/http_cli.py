@@ -66,8 +66,11 @@ def run_http(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info), flush=True)
     else:
-        print(f"nl2sparql serve: HTTP on {info['url']} (datasets: {', '.join(info['datasets'])}; "
-              f"token {'required' if token else 'not required'}); stop with Ctrl-C or SIGTERM", flush=True)
+        print(
+            f"nl2sparql serve: HTTP on {info['url']} (datasets: {', '.join(info['datasets'])}; "
+            f"token {'required' if token else 'not required'}); stop with Ctrl-C or SIGTERM",
+            flush=True,
+        )
     try:
         service.run()
     finally:
@@ -92,5 +95,12 @@ def _open(spec: DatasetSpec, args: argparse.Namespace) -> Any:
 def _grpc(args: argparse.Namespace, face: Any, token: str | None, tls: Any) -> Any:
     from nl2sparql.server.serve import serve
 
-    return serve(face.datasets.default.pipeline, host=args.host, port=args.port,
-                 max_concurrency=args.max_concurrency, token=token, tls=tls, insecure=args.insecure)
+    return serve(
+        face.datasets.default.pipeline,
+        host=args.host,
+        port=args.port,
+        max_concurrency=args.max_concurrency,
+        token=token,
+        tls=tls,
+        insecure=args.insecure,
+    )

@@ -125,13 +125,17 @@ async def _sse(face: Face, events: Iterator[StageEvent], deadline: float, starte
                 return
             if event is _END:
                 return
-            yield _frame(event.stage, {"stage": event.stage, "elapsed_ms": round(event.elapsed_ms, 3),
-                                       "result": event.result.to_json()})
+            yield _frame(
+                event.stage,
+                {"stage": event.stage, "elapsed_ms": round(event.elapsed_ms, 3), "result": event.result.to_json()},
+            )
             if event.stage == "result":
                 return
             if time.monotonic() > deadline:
-                yield _frame("error", FaceError(504, "deadline_exceeded",
-                                                f"the deadline passed after stage {event.stage}").to_json())
+                yield _frame(
+                    "error",
+                    FaceError(504, "deadline_exceeded", f"the deadline passed after stage {event.stage}").to_json(),
+                )
                 return
     finally:
         _close_later(face, events, pending)
@@ -208,7 +212,11 @@ async def readyz(request: Request) -> Response:
     face = face_of(request)
     if not face.ready:
         return JSONResponse({"status": "stopping"}, status_code=503)
-    return JSONResponse({"status": "ready", "datasets": len(face.datasets), "in_flight": face.limiter.in_flight,
-                         "max_concurrency": face.limiter.limit})
-
-
+    return JSONResponse(
+        {
+            "status": "ready",
+            "datasets": len(face.datasets),
+            "in_flight": face.limiter.in_flight,
+            "max_concurrency": face.limiter.limit,
+        }
+    )

@@ -81,8 +81,7 @@ async def _query_of(request: Request) -> tuple[str, str | None]:
             for name, values in parse_qs(_utf8(body, "the body"), keep_blank_values=True).items():
                 params[name] = values[-1]
         else:
-            raise FaceError(415, "unsupported_media_type",
-                            f"send application/sparql-query or a form, not {kind}")
+            raise FaceError(415, "unsupported_media_type", f"send application/sparql-query or a form, not {kind}")
     if "update" in params:
         raise _update_refused()
     query = params.get("query")

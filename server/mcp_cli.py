@@ -24,7 +24,7 @@ An agent's configuration (Claude Desktop, and most MCP clients):
 
 
 def register(subparsers: Any) -> None:
-    from nl2sparql.server.options import port, positive_int, seconds
+    from nl2sparql.server.options import add_choice_options, port, positive_int, seconds
 
     parser = subparsers.add_parser(
         "mcp",
@@ -33,8 +33,9 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio",
-                        help="stdio (default) or streamable HTTP at /mcp")
+    parser.add_argument(
+        "--transport", choices=("stdio", "http"), default="stdio", help="stdio (default) or streamable HTTP at /mcp"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP: address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8765, help="HTTP: port (default 8765)")
     parser.add_argument("--insecure", action="store_true", help="HTTP: allow a non-loopback --host")
@@ -43,12 +44,15 @@ def register(subparsers: Any) -> None:
     source.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 endpoint instead of a local store")
     parser.add_argument("--bank", metavar="FILE", help="a memory bank (.nl2sq; default: the home bank)")
     parser.add_argument("--planner", metavar="SPEC", help="the planner to use (default: the home planner)")
+    add_choice_options(parser)
     parser.add_argument("--dataset", metavar="IRI", help="the IRI the store and bank are served as")
     parser.add_argument("--config", metavar="FILE", help="settings file; its [datasets.NAME] tables are served too")
-    parser.add_argument("--max-concurrency", type=positive_int, default=4, metavar="N",
-                        help="questions answered at once (default 4)")
-    parser.add_argument("--deadline", type=seconds, default=None, metavar="S",
-                        help="seconds a question or query gets (default 60)")
+    parser.add_argument(
+        "--max-concurrency", type=positive_int, default=4, metavar="N", help="questions answered at once (default 4)"
+    )
+    parser.add_argument(
+        "--deadline", type=seconds, default=None, metavar="S", help="seconds a question or query gets (default 60)"
+    )
     parser.set_defaults(func=run, token=None)
 
 

@@ -32,47 +32,72 @@ Start with `ask` (it links the entities, plans, writes the SPARQL and runs it); 
 to learn the graph's properties when you want to write or fix SPARQL yourself, then `run_sparql`
 (SELECT or ASK only). `translate` gives the SPARQL without running it."""
 
-Question = Annotated[str, Field(description="the question, in English, e.g. 'Who is the sibling of Cy Quill?'",
-                                min_length=1, max_length=2000)]
+Question = Annotated[
+    str,
+    Field(
+        description="the question, in English, e.g. 'Who is the sibling of Cy Quill?'", min_length=1, max_length=2000
+    ),
+]
 DatasetArg = Annotated[str | None, Field(description="the dataset's IRI or name; the server's default when omitted")]
-Entities = Annotated[dict[str, str] | None, Field(
-    description="optional topic entities, {entity id: name}; omitted, they are linked from the question")]
+Entities = Annotated[
+    dict[str, str] | None,
+    Field(description="optional topic entities, {entity id: name}; omitted, they are linked from the question"),
+]
 Limit = Annotated[int | None, Field(description="at most this many answers", ge=1, le=MAX_TOOL_ROWS)]
-Dialect = Annotated[Literal["full-iri", "sparql11", "virtuoso"], Field(
-    description="how the SPARQL is written: full-iri (default; every engine parses it, run_sparql included), "
-                "sparql11 (with PREFIX declarations) or virtuoso")]
+Dialect = Annotated[
+    Literal["full-iri", "sparql11", "virtuoso"],
+    Field(
+        description="how the SPARQL is written: full-iri (default; every engine parses it, run_sparql included), "
+        "sparql11 (with PREFIX declarations) or virtuoso"
+    ),
+]
 
 
 def build_mcp(face: Face) -> MCPServer:
     """An MCP server whose tools answer over ``face``'s datasets."""
     server = MCPServer(name="nl2sparql", version=__version__, instructions=INSTRUCTIONS)
 
-    @server.tool(description="Answer a question over the knowledge graph: returns the SPARQL query, the answers "
-                             "(ids and names), the plan in readable sentences and the linked entities.")
-    async def ask(question: Question, dataset: DatasetArg = None, entities: Entities = None,
-                  limit: Limit = None, dialect: Dialect = "full-iri") -> dict[str, Any]:
+    @server.tool(
+        description="Answer a question over the knowledge graph: returns the SPARQL query, the answers "
+        "(ids and names), the plan in readable sentences and the linked entities."
+    )
+    async def ask(
+        question: Question,
+        dataset: DatasetArg = None,
+        entities: Entities = None,
+        limit: Limit = None,
+        dialect: Dialect = "full-iri",
+    ) -> dict[str, Any]:
         result = await _answer(face, question, dataset, entities, limit or 100, dialect, execute=True)
         return {k: result[k] for k in ("question", "entities", "type", "plan", "sparql", "answers", "error")}
 
-    @server.tool(description="Write the SPARQL query for a question without running it: returns the query, "
-                             "the plan and the linked entities.")
-    async def translate(question: Question, dataset: DatasetArg = None, entities: Entities = None,
-                        dialect: Dialect = "full-iri") -> dict[str, Any]:
+    @server.tool(
+        description="Write the SPARQL query for a question without running it: returns the query, "
+        "the plan and the linked entities."
+    )
+    async def translate(
+        question: Question, dataset: DatasetArg = None, entities: Entities = None, dialect: Dialect = "full-iri"
+    ) -> dict[str, Any]:
         result = await _answer(face, question, dataset, entities, None, dialect, execute=False)
         return {k: result[k] for k in ("question", "entities", "type", "plan", "sparql", "error")}
 
-    @server.tool(description="Describe a dataset's graph: its properties and multi-hop paths with their "
-                             "descriptions in words (from the memory bank), its prefixes and its classes.")
+    @server.tool(
+        description="Describe a dataset's graph: its properties and multi-hop paths with their "
+        "descriptions in words (from the memory bank), its prefixes and its classes."
+    )
     async def describe_graph(dataset: DatasetArg = None) -> dict[str, Any]:
         chosen = _dataset(face, dataset)
         return await _guarded(face.call(lambda: graph_description(chosen), face.deadline(None), slot=False))
 
-    @server.tool(description="Run a read-only SPARQL query (SELECT or ASK only; updates, CONSTRUCT, DESCRIBE "
-                             "and SERVICE are refused) on a dataset's store; returns SPARQL JSON results, "
-                             "at most `limit` rows.")
+    @server.tool(
+        description="Run a read-only SPARQL query (SELECT or ASK only; updates, CONSTRUCT, DESCRIBE "
+        "and SERVICE are refused) on a dataset's store; returns SPARQL JSON results, "
+        "at most `limit` rows."
+    )
     async def run_sparql(
-        query: Annotated[str, Field(description="a SPARQL SELECT or ASK query", min_length=1,
-                                    max_length=MAX_QUERY_CHARS)],
+        query: Annotated[
+            str, Field(description="a SPARQL SELECT or ASK query", min_length=1, max_length=MAX_QUERY_CHARS)
+        ],
         dataset: DatasetArg = None,
         limit: Annotated[int, Field(description="at most this many rows", ge=1, le=MAX_TOOL_ROWS)] = 100,
     ) -> dict[str, Any]:
@@ -80,8 +105,7 @@ def build_mcp(face: Face) -> MCPServer:
         store = getattr(chosen.pipeline, "store", None)
         if store is None:
             raise ToolError(f"dataset {chosen.iri} has no store to query")
-        results = await _guarded(face.call(lambda: run_query(store, query, face.default_deadline),
-                                           face.deadline(None)))
+        results = await _guarded(face.call(lambda: run_query(store, query, face.default_deadline), face.deadline(None)))
         bindings = results.get("results", {}).get("bindings")
         if bindings is not None and len(bindings) > limit:
             results["results"]["bindings"] = bindings[:limit]
@@ -91,10 +115,23 @@ def build_mcp(face: Face) -> MCPServer:
     return server
 
 
-async def _answer(face: Face, question: str, dataset: str | None, entities: dict[str, str] | None,
-                  limit: int | None, dialect: str, *, execute: bool) -> dict[str, Any]:
-    fields: dict[str, Any] = {"question": question, "dataset": dataset, "entities": entities, "limit": limit,
-                              "dialect": dialect}
+async def _answer(
+    face: Face,
+    question: str,
+    dataset: str | None,
+    entities: dict[str, str] | None,
+    limit: int | None,
+    dialect: str,
+    *,
+    execute: bool,
+) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "question": question,
+        "dataset": dataset,
+        "entities": entities,
+        "limit": limit,
+        "dialect": dialect,
+    }
     try:
         given = ask_input({k: v for k, v in fields.items() if v is not None}, dialects())
     except FaceError as exc:

@@ -22,17 +22,23 @@ def load_pipeline(args: argparse.Namespace) -> Any:
     except ModuleNotFoundError as exc:
         if exc.name != "nl2sparql.pipeline":
             raise
-        raise ConfigError(
-            "this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)"
-        ) from exc
-    config = getattr(args, "config", None)
-    if config:
-        from nl2sparql.settings import load_settings
+        raise ConfigError("this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)") from exc
+    from nl2sparql.settings import load_settings
 
-        flags = {"store": args.store, "endpoint": args.endpoint, "bank": args.bank, "planner": args.planner}
-        return Pipeline.from_settings(load_settings(flags, config))
-    return Pipeline.from_settings(
-        store=args.store, endpoint=args.endpoint, bank=args.bank, planner=args.planner
+    keys = ("store", "endpoint", "bank", "planner", "candidates", "ranker")
+    flags = {key: getattr(args, key, None) for key in keys}
+    return Pipeline.from_settings(load_settings(flags, getattr(args, "config", None)))
+
+
+def add_choice_options(parser: argparse.ArgumentParser) -> None:
+    """``--candidates`` and ``--ranker``, as ``ask`` has them (the settings of the same names)."""
+    parser.add_argument(
+        "--candidates",
+        choices=("auto", "graph", "off"),
+        help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
+    )
+    parser.add_argument(
+        "--ranker", metavar="auto|zero-shot|FILE", help="the scorer that chooses among candidates (default auto)"
     )
 
 

@@ -63,9 +63,7 @@ def _entities(named: Mapping[str, str], ids: Collection[str]) -> dict[str, str] 
     for entity, name in named.items():
         _check_id(entity, f"entities key {entity[:40]!r}")
         if len(name) > MAX_NAME_CHARS:
-            raise BadRequest(
-                f"entities[{entity!r}]: name is {len(name)} characters; the limit is {MAX_NAME_CHARS}"
-            )
+            raise BadRequest(f"entities[{entity!r}]: name is {len(name)} characters; the limit is {MAX_NAME_CHARS}")
         entities[entity] = name.strip()
     if len(entities) > MAX_ENTITIES:
         raise BadRequest(f"{len(entities)} entities given; the limit is {MAX_ENTITIES}")

@@ -170,13 +170,9 @@ def serve(
     except RuntimeError as exc:
         raise ConfigError(f"cannot listen on {address}: {exc} (is the port in use?)") from exc
     if not bound:
-        raise ConfigError(
-            f"cannot listen on {address} (is the port in use, or the address not this machine's?)"
-        )
+        raise ConfigError(f"cannot listen on {address} (is the port in use, or the address not this machine's?)")
     if token and tls is None and not is_loopback(host):
-        log.warning(
-            "serving on %s with a token but without TLS: the token crosses the network in clear", host
-        )
+        log.warning("serving on %s with a token but without TLS: the token crosses the network in clear", host)
     server.start()
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -200,7 +196,5 @@ def run_until_signal(service: Service, grace: float = DEFAULT_GRACE) -> None:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    log.info(
-        "stopping: %d question(s) in flight get %.3g s to finish", service.servicer.limiter.in_flight, grace
-    )
+    log.info("stopping: %d question(s) in flight get %.3g s to finish", service.servicer.limiter.in_flight, grace)
     service.stop(grace)

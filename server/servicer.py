@@ -80,17 +80,14 @@ class Nl2SparqlServicer(pb_grpc.Nl2SparqlServicer):
         if not self.limiter.try_acquire():
             context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"server busy: {self.limiter.limit} questions in flight, the most it serves at once; "
-                "retry later",
+                f"server busy: {self.limiter.limit} questions in flight, the most it serves at once; retry later",
             )
         try:
             yield from self._relay(question, context, execute=execute)
         finally:
             self.limiter.release()
 
-    def _relay(
-        self, question: Question, context: grpc.ServicerContext, *, execute: bool
-    ) -> Iterator[StageEvent]:
+    def _relay(self, question: Question, context: grpc.ServicerContext, *, execute: bool) -> Iterator[StageEvent]:
         deadline = _deadline(context)
         options: dict[str, Any] = {"limit": question.limit, "deadline": deadline, "execute": execute}
         if question.dialect is not None:
@@ -110,9 +107,7 @@ class Nl2SparqlServicer(pb_grpc.Nl2SparqlServicer):
                 if not context.is_active():
                     return  # cancelled, or past the deadline: the client is gone
                 if deadline is not None and event.stage != "result" and time.monotonic() > deadline:
-                    context.abort(
-                        grpc.StatusCode.DEADLINE_EXCEEDED, f"the deadline passed after stage {event.stage}"
-                    )
+                    context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"the deadline passed after stage {event.stage}")
                 yield event
         finally:
             close = getattr(events, "close", None)
