@@ -98,14 +98,10 @@ def train_ranker(
 ) -> dict[str, Any]:
     """Train on ``groups``, write the ranker to ``out``; checkpoints in ``work``."""
     import torch
-    from tokenizers import Tokenizer
 
     groups = with_cosines(groups)
     torch.manual_seed(settings.seed)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
-    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    tokenizer = _tokenizer(base)
     model = _Model(base, settings)
     trained = [p for p in model.encoder.parameters() if p.requires_grad]
     heads = [*model.head.parameters(), model.features]
@@ -113,34 +109,12 @@ def train_ranker(
     train = [g for g in groups if not is_held_out(g.id, settings.held_out)]
     held = [g for g in groups if is_held_out(g.id, settings.held_out)]
     checkpoint = work / "checkpoint.pt"
-    start = 0
-    if resume and checkpoint.is_file():
-        state = torch.load(checkpoint, weights_only=False)
-        model.encoder.load_state_dict(state["encoder"])
-        model.head.load_state_dict(state["head"])
-        model.features.data.copy_(state["features"])
-        optimiser.load_state_dict(state["optimiser"])
-        start = state["epoch"]
-        log(f"resumed after epoch {start}")
+    start = _resumed(model, optimiser, checkpoint, log) if resume and checkpoint.is_file() else 0
     report: dict[str, Any] = {"groups": len(train), "held_out": len(held), "epochs": []}
     for epoch in range(start, settings.epochs):
-        began, rng, total = time.perf_counter(), random.Random(settings.seed + epoch), 0.0
-        order = list(train)
-        rng.shuffle(order)
-        model.encoder.train()
-        for n, group in enumerate(order, 1):
-            choices = sampled(group, settings.per_group, rng)
-            scores = _forward(model, tokenizer, group.question, choices)
-            labels = torch.tensor([c.label for c in choices]) * settings.sharpness
-            loss = -(torch.softmax(labels, 0) * torch.log_softmax(scores, 0)).sum()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            total += float(loss.detach())
-            if n % 100 == 0:
-                log(f"epoch {epoch + 1} group {n}/{len(order)} loss {total / n:.4f}")
-        accuracy = top_right(model, tokenizer, held)
-        entry = {"epoch": epoch + 1, "loss": round(total / max(1, len(order)), 4), "held_out_top_f1": accuracy,
+        began = time.perf_counter()
+        loss = _epoch(model, optimiser, tokenizer, train, settings, epoch, log)
+        entry = {"epoch": epoch + 1, "loss": loss, "held_out_top_f1": top_right(model, tokenizer, held),
                  "seconds": round(time.perf_counter() - began, 1)}  # fmt: skip
         report["epochs"].append(entry)
         log(json.dumps(entry))
@@ -150,6 +124,56 @@ def train_ranker(
     report["zero_shot_top_f1"] = round(sum(g.choices[0].label for g in held) / max(1, len(held)), 4)
     export(model, settings, out)
     return report
+
+
+def _tokenizer(base: Path) -> Any:
+    """The encoder's tokenizer, cutting pairs as the ranker's runtime does."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+def _resumed(model: _Model, optimiser: Any, checkpoint: Path, log: Any) -> int:
+    """Load the last checkpoint into ``model`` and ``optimiser``; the epochs it had done."""
+    state = model.torch.load(checkpoint, weights_only=False)
+    model.encoder.load_state_dict(state["encoder"])
+    model.head.load_state_dict(state["head"])
+    model.features.data.copy_(state["features"])
+    optimiser.load_state_dict(state["optimiser"])
+    log(f"resumed after epoch {state['epoch']}")
+    return int(state["epoch"])
+
+
+def _epoch(
+    model: _Model,
+    optimiser: Any,
+    tokenizer: Any,
+    train: Sequence[Group],
+    settings: RankerTraining,
+    epoch: int,
+    log: Any,
+) -> float:
+    """One pass over the groups in a seeded order, one step a group (ListNet); the mean loss."""
+    torch = model.torch
+    rng, total = random.Random(settings.seed + epoch), 0.0
+    order = list(train)
+    rng.shuffle(order)
+    model.encoder.train()
+    for n, group in enumerate(order, 1):
+        choices = sampled(group, settings.per_group, rng)
+        scores = _forward(model, tokenizer, group.question, choices)
+        labels = torch.tensor([c.label for c in choices]) * settings.sharpness
+        loss = -(torch.softmax(labels, 0) * torch.log_softmax(scores, 0)).sum()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        total += float(loss.detach())
+        if n % 100 == 0:
+            log(f"epoch {epoch + 1} group {n}/{len(order)} loss {total / n:.4f}")
+    return round(total / max(1, len(order)), 4)
 
 
 def with_cosines(groups: Sequence[Group]) -> list[Group]:
