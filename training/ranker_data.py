@@ -36,6 +36,8 @@ class Choice:
     shape: str
     features: Mapping[str, float]
     label: float
+    #: the candidate's hops from its anchors (groups written before this field read as 1)
+    hops: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,7 @@ def label_group(
             continue
         features = pair_features(candidate, cues, named)
         text = reading(candidate) or candidate.text
-        choices.append(Choice(text, candidate.shape, features, round(answer_f1(answers, gold), 4)))
+        choices.append(Choice(text, candidate.shape, features, round(answer_f1(answers, gold), 4), candidate.hops))
     if not choices or max(c.label for c in choices) == 0.0:
         return None
     return Group(example_id, source, question, tuple(choices))
