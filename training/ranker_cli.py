@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -98,11 +99,13 @@ def _renamed_kg(folder: Path, webqsp: Path) -> tuple[Path, Path, Path]:
         if not source.is_file():
             raise Nl2SparqlError(f"no {source}: run `nl2sparql setup` first")
         run(source, webqsp, folder)
-    if not bank.is_file():
+    loaded = folder / "store.loaded"  # a load cut short leaves no marker: the store is made again
+    if not loaded.is_file() or not bank.is_file():
+        shutil.rmtree(store_dir, ignore_errors=True)
         store = open_store("oxigraph", path=store_dir)
         try:
-            if not store.ask("ASK { ?s ?p ?o }"):
-                store.load(folder / "graph.nt.gz", progress=False)
+            store.load(folder / "graph.nt.gz", progress=False)
+            loaded.touch()
             built, _ = build_bank_from_store(store, embedder=default_embedder(), source="renamed")
         finally:
             store.close()
