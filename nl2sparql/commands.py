@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from nl2sparql.errors import InvalidQuestion
+from nl2sparql.settings import add_choice_flags
 
 ASK_EPILOG = """examples:
   nl2sparql ask "what films did Jeremy Irons act in?"
@@ -49,14 +50,7 @@ def add_pipeline_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--exemplars", metavar="DIR", help="local planner: read this exemplar memory ('nl2sparql planner exemplars')"
     )
-    group.add_argument(
-        "--candidates",
-        choices=("auto", "graph", "off"),
-        help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
-    )
-    group.add_argument(
-        "--ranker", metavar="auto|zero-shot|FILE", help="the scorer that chooses among candidates (default auto)"
-    )
+    add_choice_flags(group)
     group.add_argument("--config", help="TOML settings file (default: ./nl2sparql.toml)")
 
 

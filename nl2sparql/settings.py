@@ -102,6 +102,19 @@ class Settings:
         return home_dir() / "bank.nl2sq"
 
 
+def add_choice_flags(group: Any) -> None:
+    """``--candidates`` and ``--ranker``, the flags of the two settings of those names: every
+    command that builds a pipeline takes them, ``serve`` and ``mcp`` too."""
+    group.add_argument(
+        "--candidates",
+        choices=CANDIDATES,
+        help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
+    )
+    group.add_argument(
+        "--ranker", metavar="auto|zero-shot|FILE", help="the scorer that chooses among candidates (default auto)"
+    )
+
+
 _TYPES = {f.name: f.type for f in fields(Settings)}
 
 

@@ -132,8 +132,7 @@ class CrossEncoderScorer:
             return []
         readings = [reading(c) or c.text for c in candidates]
         logits = self._pair_logits(question, readings)
-        vectors = self._zero_shot._vectors([question, *readings])
-        cosines = vectors[1:] @ vectors[0]
+        cosines = self._zero_shot.cosines(question, readings)
         return [
             logit + self.feature_score({**pair_features(c, cues, named), "cosine": float(cosine)})
             for c, logit, cosine in zip(candidates, logits, cosines, strict=True)

@@ -57,11 +57,15 @@ class EmbeddingScorer:
                 self._cache[text] = vector / (np.linalg.norm(vector) or 1.0)
         return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1))
 
+    def cosines(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        """The cosine of the question with each text under the embedder (vectors cached)."""
+        vectors = self._vectors([question, *texts])
+        return vectors[1:] @ vectors[0]
+
     def scores(self, question: str, candidates: Sequence[Candidate], cues: Cues, named: Sequence[str]) -> list[float]:
         if not candidates:
             return []
-        vectors = self._vectors([question] + [reading(c) or c.text for c in candidates])
-        similarity = vectors[1:] @ vectors[0]
+        similarity = self.cosines(question, [reading(c) or c.text for c in candidates])
         found = []
         for candidate, cosine in zip(candidates, similarity, strict=True):
             features = pair_features(candidate, cues, named)

@@ -15,10 +15,11 @@ import sys
 from typing import Any
 
 from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
-from nl2sparql.server.options import TOKEN_ENV, add_choice_options, load_pipeline
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline
 from nl2sparql.server.options import port as _port
 from nl2sparql.server.options import positive_int as _positive_int
 from nl2sparql.server.options import seconds as _seconds
+from nl2sparql.settings import add_choice_flags
 
 __all__ = ["TOKEN_ENV", "load_pipeline", "register", "run"]
 
@@ -80,7 +81,7 @@ def register(subparsers: Any) -> None:
     source.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 endpoint instead of a local store")
     parser.add_argument("--bank", metavar="FILE", help="a memory bank (.nl2sq; default: the home bank)")
     parser.add_argument("--planner", metavar="SPEC", help="the planner to use (default: the home planner)")
-    add_choice_options(parser)
+    add_choice_flags(parser)
     parser.add_argument(
         "--max-concurrency",
         type=_positive_int,

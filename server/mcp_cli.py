@@ -24,7 +24,8 @@ An agent's configuration (Claude Desktop, and most MCP clients):
 
 
 def register(subparsers: Any) -> None:
-    from nl2sparql.server.options import add_choice_options, port, positive_int, seconds
+    from nl2sparql.server.options import port, positive_int, seconds
+    from nl2sparql.settings import add_choice_flags
 
     parser = subparsers.add_parser(
         "mcp",
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
     source.add_argument("--endpoint", metavar="URL", help="a SPARQL 1.1 endpoint instead of a local store")
     parser.add_argument("--bank", metavar="FILE", help="a memory bank (.nl2sq; default: the home bank)")
     parser.add_argument("--planner", metavar="SPEC", help="the planner to use (default: the home planner)")
-    add_choice_options(parser)
+    add_choice_flags(parser)
     parser.add_argument("--dataset", metavar="IRI", help="the IRI the store and bank are served as")
     parser.add_argument("--config", metavar="FILE", help="settings file; its [datasets.NAME] tables are served too")
     parser.add_argument(

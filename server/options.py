@@ -30,18 +30,6 @@ def load_pipeline(args: argparse.Namespace) -> Any:
     return Pipeline.from_settings(load_settings(flags, getattr(args, "config", None)))
 
 
-def add_choice_options(parser: argparse.ArgumentParser) -> None:
-    """``--candidates`` and ``--ranker``, as ``ask`` has them (the settings of the same names)."""
-    parser.add_argument(
-        "--candidates",
-        choices=("auto", "graph", "off"),
-        help="plans built over the graph and ranked, tried first: auto (graphs other than Freebase), graph, off",
-    )
-    parser.add_argument(
-        "--ranker", metavar="auto|zero-shot|FILE", help="the scorer that chooses among candidates (default auto)"
-    )
-
-
 def port(text: str) -> int:
     value = whole(text, "port")
     if not 0 <= value <= 65535:

@@ -187,8 +187,7 @@ def with_cosines(groups: Sequence[Group]) -> list[Group]:
     zero_shot = EmbeddingScorer(default_embedder())
     out = []
     for group in groups:
-        vectors = zero_shot._vectors([group.question] + [c.reading for c in group.choices])
-        cosines = vectors[1:] @ vectors[0]
+        cosines = zero_shot.cosines(group.question, [c.reading for c in group.choices])
         choices = tuple(
             replace(c, features={**c.features, "cosine": float(v)}) for c, v in zip(group.choices, cosines, strict=True)
         )
