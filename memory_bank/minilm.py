@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -31,22 +32,36 @@ def mean_pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 
+def read_bert(folder: Path, max_tokens: int) -> tuple[dict[str, Any], dict[str, np.ndarray], Any]:
+    """A BERT folder's config, weights (without the ``bert.`` prefix) and tokenizer (cutting
+    at ``max_tokens``, padding with the config's pad id): what the sentence encoder and the
+    trained ranker both read from the embedder's package."""
+    from safetensors.numpy import load_file
+
+    missing = [n for n in ("config.json", "tokenizer.json", "model.safetensors") if not (folder / n).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)} missing in {folder}")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    stored = load_file(str(folder / "model.safetensors"))
+    weights = {name.removeprefix("bert."): array for name, array in stored.items()}
+    return config, weights, bert_tokenizer(folder, config, max_tokens)
+
+
+def bert_tokenizer(folder: Path, config: dict[str, Any], max_tokens: int) -> Any:
+    """The folder's tokenizer, cutting at ``max_tokens`` and padding with the config's pad id."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.enable_truncation(max_tokens)
+    tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
+    return tokenizer
+
+
 class SentenceEncoder:
     """Tokenizer and BERT encoder read from a sentence-transformers folder."""
 
     def __init__(self, folder: Path) -> None:
-        from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
-
-        missing = [n for n in ("config.json", "tokenizer.json", "model.safetensors") if not (folder / n).is_file()]
-        if missing:
-            raise FileNotFoundError(f"{', '.join(missing)} missing in {folder}")
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
-        weights = load_file(str(folder / "model.safetensors"))
-        weights = {name.removeprefix("bert."): array for name, array in weights.items()}
+        config, weights, self.tokenizer = read_bert(folder, MAX_TOKENS)
         self.encoder = Encoder.read(weights, "", config)
         self.dimension = int(config["hidden_size"])
 

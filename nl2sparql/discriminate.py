@@ -135,23 +135,14 @@ def load_ranker(path: Any, embedder: Any = None) -> Any:
     """A :class:`~nl2sparql.ranker.cross.CrossEncoderScorer` from a ranker file: the file's
     layers over the embedder's MiniLM weights (from the installed package), on the numpy
     BERT runtime."""
-    import json
-
-    from safetensors.numpy import load_file
-    from tokenizers import Tokenizer
-
     from nl2sparql.memory_bank.bert_numpy import Encoder
     from nl2sparql.memory_bank.embedder import bundled_model_dir, default_embedder
+    from nl2sparql.memory_bank.minilm import read_bert
     from nl2sparql.ranker.cross import MAX_TOKENS, CrossEncoderScorer, read_ranker
 
     tensors, meta = read_ranker(path)
-    folder = bundled_model_dir()
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    weights = {n.removeprefix("bert."): a for n, a in load_file(str(folder / "model.safetensors")).items()}
+    config, weights, tokenizer = read_bert(bundled_model_dir(), MAX_TOKENS)
     weights.update({n: a for n, a in tensors.items() if not n.startswith(("head.", "features."))})
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)), pad_token="[PAD]")
     encoder = Encoder.read(weights, "", config)
     return CrossEncoderScorer(tensors, meta, encoder, tokenizer, embedder or default_embedder())
 

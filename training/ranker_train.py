@@ -128,12 +128,10 @@ def train_ranker(
 
 def _tokenizer(base: Path) -> Any:
     """The encoder's tokenizer, cutting pairs as the ranker's runtime does."""
-    from tokenizers import Tokenizer
+    from nl2sparql.memory_bank.minilm import bert_tokenizer
 
-    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-    return tokenizer
+    config = json.loads((base / "config.json").read_text(encoding="utf-8"))
+    return bert_tokenizer(base, config, MAX_TOKENS)
 
 
 def _resumed(model: _Model, optimiser: Any, checkpoint: Path, log: Any) -> int:
