@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from nl2sparql.server.defaults import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_CONCURRENCY, DEFAULT_PORT
-from nl2sparql.server.options import TOKEN_ENV, load_pipeline
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline, start_grpc
 from nl2sparql.server.options import port as _port
 from nl2sparql.server.options import positive_int as _positive_int
 from nl2sparql.server.options import seconds as _seconds
@@ -113,22 +113,14 @@ def run(args: argparse.Namespace) -> int:
         from nl2sparql.server.http_cli import run_http
 
         return run_http(args)
-    from nl2sparql.server.serve import TlsFiles, check_bind, run_until_signal, serve
+    from nl2sparql.server.serve import TlsFiles, check_bind, run_until_signal
 
     logging.basicConfig(level=logging.INFO, format="nl2sparql serve: %(message)s")
     token = args.token or os.environ.get(TOKEN_ENV) or None
     check_bind(args.host, token, args.insecure)
     tls = TlsFiles.read(args.tls_cert, args.tls_key)
     pipeline = load_pipeline(args)
-    service = serve(
-        pipeline,
-        host=args.host,
-        port=args.port,
-        max_concurrency=args.max_concurrency,
-        token=token,
-        tls=tls,
-        insecure=args.insecure,
-    )
+    service = start_grpc(args, pipeline, token, tls)
     info = {
         "address": service.address,
         "port": service.port,

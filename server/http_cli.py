@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from nl2sparql.server.datasets import DEFAULT_DATASET_IRI, DatasetSpec, check_iri, config_specs, load
-from nl2sparql.server.options import TOKEN_ENV, load_pipeline
+from nl2sparql.server.options import TOKEN_ENV, load_pipeline, start_grpc
 
 
 def dataset_specs(args: argparse.Namespace) -> list[DatasetSpec]:
@@ -50,7 +50,7 @@ def run_http(args: argparse.Namespace) -> int:
         tls_key=args.tls_key if tls else None,
         grace=args.grace,
     )
-    grpc_service = _grpc(args, face, token, tls) if args.grpc else None
+    grpc_service = start_grpc(args, face.datasets.default.pipeline, token, tls) if args.grpc else None
     scheme = "https" if tls else "http"
     host = f"[{args.host}]" if ":" in args.host else args.host
     info: dict[str, Any] = {
@@ -90,17 +90,3 @@ def _open(spec: DatasetSpec, args: argparse.Namespace) -> Any:
 
     flags = {"planner": args.planner, **spec.flags}
     return Pipeline.from_settings(load_settings(flags, args.config))
-
-
-def _grpc(args: argparse.Namespace, face: Any, token: str | None, tls: Any) -> Any:
-    from nl2sparql.server.serve import serve
-
-    return serve(
-        face.datasets.default.pipeline,
-        host=args.host,
-        port=args.port,
-        max_concurrency=args.max_concurrency,
-        token=token,
-        tls=tls,
-        insecure=args.insecure,
-    )

@@ -30,6 +30,22 @@ def load_pipeline(args: argparse.Namespace) -> Any:
     return Pipeline.from_settings(load_settings(flags, getattr(args, "config", None)))
 
 
+def start_grpc(args: argparse.Namespace, pipeline: Any, token: str | None, tls: Any) -> Any:
+    """The gRPC service over ``pipeline`` as ``serve``'s flags describe it (``serve``, and
+    ``serve --http --grpc`` beside the HTTP face)."""
+    from nl2sparql.server.serve import serve
+
+    return serve(
+        pipeline,
+        host=args.host,
+        port=args.port,
+        max_concurrency=args.max_concurrency,
+        token=token,
+        tls=tls,
+        insecure=args.insecure,
+    )
+
+
 def port(text: str) -> int:
     value = whole(text, "port")
     if not 0 <= value <= 65535:
