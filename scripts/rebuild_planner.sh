@@ -5,6 +5,10 @@
 #
 #   bash scripts/rebuild_planner.sh WORKDIR [TARGET...]            start in an empty WORKDIR
 #   bash scripts/rebuild_planner.sh --resume WORKDIR [TARGET...]   go on where it stopped
+#   bash scripts/rebuild_planner.sh --data-only [--resume] WORKDIR [TARGET...]
+#                                   only setup, `planner data` and the pair draws (no training):
+#                                   make the data on the machine that holds the home, then train
+#                                   elsewhere (a lent GPU) with --resume on a copy of WORKDIR
 #
 # TARGET: default (the default, and plain on the way), plain, freebase, smollm2, eval (the
 # rebuilt default on WebQSP dev), all (every one of them; the default when none is named).
@@ -32,13 +36,18 @@ PAIRS=("$PY" "$ROOT/scripts/planner_pairs.py")
 read -r -a TRAIN_EXTRA <<<"${TRAIN_OPTS:-}"
 read -r -a GPU_EXTRA <<<"${GPU_TRAIN_OPTS:-}"
 
-usage() { sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 RESUME=0
-case "${1:-}" in
-  -h|--help) usage 0 ;;
-  --resume) RESUME=1; shift ;;
-esac
+DATA_ONLY=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage 0 ;;
+    --resume) RESUME=1; shift ;;
+    --data-only) DATA_ONLY=1; shift ;;
+    *) break ;;
+  esac
+done
 [ $# -ge 1 ] || usage 2
 WORK=$1; shift
 TARGETS=("$@"); [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(all)
@@ -65,6 +74,7 @@ note() { echo "[$(date -u +%T)] $*" | tee -a "$LOG"; }
 stage() {
   local name=$1 out=$2; shift 2
   if done_ "$name"; then note "skip $name (done)"; return; fi
+  case "$DATA_ONLY:$name" in 1:export-*|1:eval-*) note "skip $name (--data-only)"; return ;; esac
   note "start $name: $*"
   local t0=$SECONDS
   [ -n "$out" ] && rm -rf "$out"
@@ -77,6 +87,7 @@ stage() {
 train() {
   local name=$1; shift
   if done_ "$name"; then note "skip $name (done)"; return; fi
+  if [ "$DATA_ONLY" = 1 ]; then note "skip $name (--data-only)"; return; fi
   local resume=()
   if [ -d "$name" ] && [ -f "$name/planner.json" ]; then mark "$name"; note "skip $name (finished)"; return; fi
   [ -d "$name" ] && resume=(--resume)   # no checkpoint yet: --resume starts from the beginning
