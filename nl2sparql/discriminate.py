@@ -87,6 +87,17 @@ class Discriminator:
     def store_timeout(self) -> float:
         return float(getattr(self.store, "timeout", None) or 30.0)
 
+    def candidates(
+        self, question: str, entities: Mapping[str, str] | None, chooser: Scorer | None = None
+    ) -> tuple[Any, tuple[Candidate, ...]]:
+        """The question's grounding (with the entities a caller gave) and the agent's
+        candidates over it, best first (``chooser``, a trained ranker, orders them when given)."""
+        grounder, agent, scorer = self.parts()
+        grounding = grounder.ground(question)
+        if entities:
+            grounding = with_given(grounding, entities)
+        return grounding, tuple(agent.candidates(question, grounding, scorer, chooser))
+
     def choose(
         self,
         question: str,
@@ -97,11 +108,8 @@ class Discriminator:
         timeout: float = 30.0,
     ) -> Chosen:
         """The scored candidates of ``question`` and the best one whose query answers."""
-        grounder, agent, scorer = self.parts()
-        grounding = grounder.ground(question)
-        if entities:
-            grounding = with_given(grounding, entities)
-        found = tuple(agent.candidates(question, grounding, scorer, self._chooser))
+        agent = self.parts()[1]
+        found = self.candidates(question, entities, self._chooser)[1]
         began = time.perf_counter()
         for tried, candidate in enumerate(found[:RUN_AT_MOST], 1):
             if deadline is not None and time.monotonic() >= deadline:

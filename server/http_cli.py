@@ -88,5 +88,11 @@ def _open(spec: DatasetSpec, args: argparse.Namespace) -> Any:
     from nl2sparql.pipeline import Pipeline
     from nl2sparql.settings import load_settings
 
-    flags = {"planner": args.planner, **spec.flags}
-    return Pipeline.from_settings(load_settings(flags, args.config))
+    return Pipeline.from_settings(load_settings(dataset_flags(spec, args), args.config))
+
+
+def dataset_flags(spec: DatasetSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """A configured dataset's settings: the command line's planner, ``--candidates`` and
+    ``--ranker`` hold for each dataset whose table sets none."""
+    given = {key: getattr(args, key, None) for key in ("planner", "candidates", "ranker")}
+    return {key: value for key, value in given.items() if value is not None} | spec.flags

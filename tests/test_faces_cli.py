@@ -18,7 +18,7 @@ from nl2sparql.server import cli, mcp_cli
 from nl2sparql.server.datasets import Datasets, specs_from_table
 from nl2sparql.server.face import Face
 from nl2sparql.server.http_app import build_app
-from nl2sparql.server.http_cli import dataset_specs
+from nl2sparql.server.http_cli import dataset_flags, dataset_specs
 from nl2sparql.server.http_serve import http_service
 
 
@@ -110,6 +110,26 @@ def test_config_datasets_are_served_with_the_command_line_pair(tmp_path: Path, m
     from nl2sparql.settings import load_settings
 
     assert load_settings().planner == "oracle"
+
+
+def test_config_datasets_take_the_command_lines_planner_and_ranker(tmp_path: Path) -> None:
+    bank, config = tmp_path / "b.nl2sq", tmp_path / "nl2sparql.toml"
+    bank.write_bytes(b"")
+    config.write_text(
+        f'[datasets.music]\niri = "https://example.org/music/"\nstore = "{tmp_path}"\nbank = "{bank}"\n'
+        f'[datasets.films]\niri = "https://example.org/films/"\nstore = "{tmp_path}"\nbank = "{bank}"\n'
+        'ranker = "/r.safetensors"\n'
+    )
+    args = parse("serve", "--http", "0", "--config", str(config), "--ranker", "zero-shot", "--candidates", "graph")
+    music, films = dataset_specs(args)
+    assert dataset_flags(music, args) == {
+        "candidates": "graph",
+        "ranker": "zero-shot",
+        "store": str(tmp_path),
+        "bank": str(bank),
+    }
+    assert dataset_flags(films, args)["ranker"] == "/r.safetensors"  # the table's own setting wins
+    assert "ranker" not in dataset_flags(music, parse("serve", "--http", "0", "--config", str(config)))
 
 
 def test_tls_serves_https(pipeline: object, tmp_path: Path) -> None:  # noqa: F811

@@ -14,6 +14,7 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -66,21 +67,30 @@ def _pipeline(store: str | None, bank: str | None) -> Any:
     return Pipeline.from_settings(store=store, bank=bank, candidates="graph", ranker="zero-shot")
 
 
-def _dataset_groups(args: argparse.Namespace, pipeline: Any, path: Path, fmt: str, out: Path) -> list:
-    """The labelled groups of one dataset's questions, appended to ``out`` as they come."""
-    from nl2sparql.training.ranker_data import dataset_groups, read_groups, write_groups
+def _groups_into(args: argparse.Namespace, out: Path, label: str, make: Callable[[set[str]], Iterable]) -> list:
+    """The groups ``make`` labels, appended to ``out`` as they come; with ``--resume`` the
+    groups already in ``out`` are kept and ``make`` is told their ids so as not to make them again."""
+    from nl2sparql.training.ranker_data import read_groups, write_groups
 
     if out.exists() and not args.resume:
         out.unlink()
     done = {g.id for g in read_groups(out)} if out.exists() else set()
-    began, made = time.perf_counter(), len(done)
-    examples = _examples(path, fmt, args.limit_questions)
-    source = dataset_groups(pipeline.discriminator, examples, path.stem, DIALECTS.get(fmt, "sparql11"), done)
-    for _ in write_groups(source, out, done):
-        made += 1
+    began = time.perf_counter()
+    for made, _ in enumerate(write_groups(make(done), out, done), len(done) + 1):
         if not args.quiet and made % 50 == 0:
-            print(f"{path.name}: {made} groups ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
+            print(f"{label}: {made} groups ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
     return read_groups(out)
+
+
+def _dataset_groups(args: argparse.Namespace, pipeline: Any, path: Path, fmt: str, out: Path) -> list:
+    """The labelled groups of one dataset's questions."""
+    from nl2sparql.training.ranker_data import dataset_groups
+
+    examples = _examples(path, fmt, args.limit_questions)
+    dialect = DIALECTS.get(fmt, "sparql11")
+    return _groups_into(
+        args, out, path.name, lambda done: dataset_groups(pipeline.discriminator, examples, path.stem, dialect, done)
+    )
 
 
 def _renamed_kg(folder: Path, webqsp: Path) -> tuple[Path, Path, Path]:
@@ -114,19 +124,14 @@ def _renamed_kg(folder: Path, webqsp: Path) -> tuple[Path, Path, Path]:
 
 
 def _pattern_groups(args: argparse.Namespace, pipeline: Any, work: Path) -> list:
-    """Groups of ``--patterns`` questions written over the store (resumable like the datasets')."""
+    """Groups of ``--patterns`` questions written over the store."""
     from nl2sparql.training.patterns import generate_instances
-    from nl2sparql.training.ranker_data import pattern_groups, read_groups, write_groups
+    from nl2sparql.training.ranker_data import pattern_groups
 
-    out = work / "patterns.jsonl"
-    if out.exists() and not args.resume:
-        out.unlink()
-    done = {g.id for g in read_groups(out)} if out.exists() else set()
     instances, _ = generate_instances(pipeline.store, args.patterns, seed=args.seed)
-    for made, _ in enumerate(write_groups(pattern_groups(pipeline.discriminator, instances, done), out, done), 1):
-        if not args.quiet and made % 50 == 0:
-            print(f"patterns: {made + len(done)} groups", file=sys.stderr)
-    return read_groups(out)
+    return _groups_into(
+        args, work / "patterns.jsonl", "patterns", lambda done: pattern_groups(pipeline.discriminator, instances, done)
+    )
 
 
 def _train(args: argparse.Namespace) -> int:

@@ -82,17 +82,15 @@ def label_group(
     timeout: float = 10.0,
 ) -> Group | None:
     """The agent's candidates of ``question`` labelled against ``gold``; ``None`` when none is right."""
-    from nl2sparql.discriminate import answer_values, with_given
+    from nl2sparql.discriminate import answer_values
     from nl2sparql.errors import Nl2SparqlError
 
-    grounder, agent, scorer = discriminator.parts()
-    grounding = grounder.ground(question)
-    if entities:
-        grounding = with_given(grounding, entities)
+    agent = discriminator.parts()[1]
+    grounding, found = discriminator.candidates(question, entities)
     cues = read_cues(question)
     named = [a.name for a in anchors_of(grounding, agent.limits, cues) if a.kind != "class"]
     choices = []
-    for candidate in tuple(agent.candidates(question, grounding, scorer))[:PER_QUESTION]:
+    for candidate in found[:PER_QUESTION]:
         try:
             answers = answer_values(discriminator.store, candidate.query(agent.prefixes), timeout)
         except Nl2SparqlError:
