@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from nl2sparql.errors import ConfigError, Nl2SparqlError
+from nl2sparql.server.options import PIPELINE_KEYS
 from nl2sparql.server.protocol import AnsweringPipeline
 
 #: what the command line's single pair is called when ``--dataset`` gives no IRI
 DEFAULT_DATASET_IRI = "urn:nl2sparql:default"
-DATASET_KEYS = frozenset({"iri", "store", "endpoint", "bank", "planner", "candidates", "ranker", "description"})
+DATASET_KEYS = frozenset({"iri", "description", *PIPELINE_KEYS})
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|^`\\]+$")
 MAX_IRI_CHARS = 512
@@ -142,7 +143,7 @@ def specs_from_table(table: Any, source: str) -> list[DatasetSpec]:
         for key in ("store", "bank"):
             if key in entry and not Path(entry[key]).expanduser().exists():
                 raise ConfigError(f"{where}: {key} {entry[key]} does not exist")
-        flags = {k: entry[k] for k in ("store", "endpoint", "bank", "planner", "candidates", "ranker") if k in entry}
+        flags = {k: entry[k] for k in PIPELINE_KEYS if k in entry}
         specs.append(DatasetSpec(name, iri, flags, entry.get("description", "")))
     return specs
 

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from nl2sparql.server.datasets import DEFAULT_DATASET_IRI, DatasetSpec, check_iri, config_specs, load
-from nl2sparql.server.options import TOKEN_ENV, load_pipeline, start_grpc
+from nl2sparql.server.options import CHOICE_KEYS, TOKEN_ENV, load_pipeline, start_grpc
 
 
 def dataset_specs(args: argparse.Namespace) -> list[DatasetSpec]:
@@ -94,5 +94,5 @@ def _open(spec: DatasetSpec, args: argparse.Namespace) -> Any:
 def dataset_flags(spec: DatasetSpec, args: argparse.Namespace) -> dict[str, Any]:
     """A configured dataset's settings: the command line's planner, ``--candidates`` and
     ``--ranker`` hold for each dataset whose table sets none."""
-    given = {key: getattr(args, key, None) for key in ("planner", "candidates", "ranker")}
+    given = {key: getattr(args, key, None) for key in CHOICE_KEYS}
     return {key: value for key, value in given.items() if value is not None} | spec.flags

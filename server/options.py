@@ -13,6 +13,10 @@ from typing import Any
 from nl2sparql.errors import ConfigError
 
 TOKEN_ENV = "NL2SPARQL_TOKEN"
+#: the settings that choose a pipeline's answers: planner, candidates and ranker
+CHOICE_KEYS = ("planner", "candidates", "ranker")
+#: the settings a served pipeline takes from the command line or a [datasets.NAME] table
+PIPELINE_KEYS = ("store", "endpoint", "bank", *CHOICE_KEYS)
 
 
 def load_pipeline(args: argparse.Namespace) -> Any:
@@ -25,8 +29,7 @@ def load_pipeline(args: argparse.Namespace) -> Any:
         raise ConfigError("this installation of nl2sparql has no pipeline module (nl2sparql.pipeline)") from exc
     from nl2sparql.settings import load_settings
 
-    keys = ("store", "endpoint", "bank", "planner", "candidates", "ranker")
-    flags = {key: getattr(args, key, None) for key in keys}
+    flags = {key: getattr(args, key, None) for key in PIPELINE_KEYS}
     return Pipeline.from_settings(load_settings(flags, getattr(args, "config", None)))
 
 
