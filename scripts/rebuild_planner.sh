@@ -26,6 +26,8 @@
 #                    CPU, or "--batch 64" on a GPU (torch uses a GPU when it sees one; there is
 #                    no device flag). They change the recipe: a resumed run must get the same.
 #   GPU_TRAIN_OPTS   flags added to the two runs that were made on a lent GPU (run-u, smollm2)
+#   CHECKPOINT_STEPS a training run also keeps a checkpoint every this many steps (default 25:
+#                    a few minutes on this 2-core CPU), so that a cut loses little; no weight changes
 #   NL2SPARQL_HOME, NL2SPARQL_DATA   as for every command (setup builds the home first)
 set -euo pipefail
 
@@ -33,10 +35,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NL=${NL2SPARQL:-$ROOT/.venv/bin/nl2sparql}
 PY=${PYTHON:-$ROOT/.venv/bin/python}
 PAIRS=("$PY" "$ROOT/scripts/planner_pairs.py")
+CHECKPOINT_STEPS=${CHECKPOINT_STEPS:-25}
 read -r -a TRAIN_EXTRA <<<"${TRAIN_OPTS:-}"
 read -r -a GPU_EXTRA <<<"${GPU_TRAIN_OPTS:-}"
 
-usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 RESUME=0
 DATA_ONLY=0
@@ -93,7 +96,7 @@ train() {
   [ -d "$name" ] && resume=(--resume)   # no checkpoint yet: --resume starts from the beginning
   note "start $name: planner train --out $name $* ${resume[*]}"
   local t0=$SECONDS
-  "$NL" planner train --out "$name" "$@" "${resume[@]}" 2>&1 | tee -a "$LOG"
+  "$NL" planner train --out "$name" "$@" --checkpoint-steps "$CHECKPOINT_STEPS" "${resume[@]}" 2>&1 | tee -a "$LOG"
   mark "$name"
   note "done $name in $(( (SECONDS - t0) / 60 )) min"
 }

@@ -372,6 +372,41 @@ def test_full_training_resumes_to_the_same_weights(
     assert json.loads((tmp_path / "resumed" / META_FILE).read_text())["method"] == "full"
 
 
+def crash_after_step(monkeypatch: pytest.MonkeyPatch, last: int) -> None:
+    """Make the next training run stop right after it saves the checkpoint of step ``last``."""
+    save = train_module._save_checkpoint
+
+    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
+        path = save(out, epoch, state)
+        if state["step"] == last:
+            raise KeyboardInterrupt
+        return path
+
+    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
+
+
+def test_training_cut_within_an_epoch_resumes_to_the_same_weights_and_losses(
+    tiny_bert: Path, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base, settings = f"ed:{tiny_bert}", {"method": "lora", "lr": 5e-3}
+    straight = train(config(data, tmp_path / "straight", base, **settings), progress=False)
+
+    crash_after_step(monkeypatch, 3)  # 2 batches an epoch: step 3 is the first of epoch 2
+    with pytest.raises(KeyboardInterrupt):
+        train(config(data, tmp_path / "cut", base, checkpoint_steps=1, **settings), progress=False)
+    monkeypatch.undo()
+    assert [p.name for p in (tmp_path / "cut" / "checkpoints").iterdir()] == ["epoch-002-step-0000003.pt"]
+
+    # how often checkpoints are kept changes no weight, so a resume may choose otherwise
+    resumed = train(config(data, tmp_path / "cut", base, **settings), resume=True, progress=False)
+    expected = straight.model.model.state_dict()
+    for name, tensor in resumed.model.model.state_dict().items():
+        assert torch.equal(tensor, expected[name]), name
+    steps = [line["step"] for line in log_lines(tmp_path / "cut") if line["event"] == "step"]
+    assert steps == list(range(1, 7))
+    assert resumed.meta["metrics"]["train_loss"] == straight.meta["metrics"]["train_loss"]
+
+
 @pytest.fixture(scope="module")
 def memorised(tiny_bert: Path, data: Path, tmp_path_factory: pytest.TempPathFactory) -> TrainResult:
     out = tmp_path_factory.mktemp("memorised")

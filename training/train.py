@@ -1,4 +1,4 @@
-"""Fine-tune a planner on plan pairs: full or LoRA, checkpointed each epoch, resumable, reproducible.
+"""Fine-tune a planner on plan pairs: full or LoRA, checkpointed, resumable, reproducible.
 
 One loop serves both model shapes (:mod:`.model`): seq2seq models learn the plan from the
 input, causal models learn it as the completion of a prompt with the loss on the
@@ -10,7 +10,9 @@ The output folder, while training::
 
     train_log.jsonl          one line per step {"event": "step", step, epoch, loss, lr, elapsed}
                              and per epoch {"event": "epoch", epoch, train_loss, dev_loss, elapsed}
-    checkpoints/epoch-NNN.pt the latest epoch's trainable weights and trainer state
+    checkpoints/epoch-NNN.pt the latest epoch's trainable weights and trainer state, or
+    checkpoints/epoch-NNN-step-SSSSSSS.pt  the same within epoch NNN, after step SSSSSSS
+                             (``checkpoint_steps``: a long epoch on a CPU can stop and resume)
 
 and when it is done, the model (weights or adapter, tokenizer, ``planner.json``); the
 checkpoints go then (a full model's optimiser state is twice the model's size).
@@ -95,11 +97,13 @@ class TrainConfig:
     #: recompute activations in the backward pass instead of keeping them: less memory
     #: (a causal base at batch 16 x 256 tokens), more time; the result is the same
     gradient_checkpointing: bool = False
+    #: also save a checkpoint every this many steps within an epoch (0: at each epoch's end only)
+    checkpoint_steps: int = 0
 
     def fingerprint(self) -> dict[str, Any]:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
         record = asdict(self)
-        for key in ("data", "out", "evaluate", "gradient_checkpointing"):  # these change no weight
+        for key in ("data", "out", "evaluate", "gradient_checkpointing", "checkpoint_steps"):  # no weight changes
             record.pop(key)
         return record
 
@@ -214,9 +218,12 @@ def _latest_checkpoint(out: Path) -> Path | None:
 
 
 def _save_checkpoint(out: Path, epoch: int, state: dict[str, Any]) -> Path:
+    """Keep ``state`` as the one checkpoint: after epoch ``epoch``, or within it when the state
+    says how many of its batches are done (the names sort in training order)."""
     folder = out / CHECKPOINTS
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"epoch-{epoch:03d}.pt"
+    within = f"-step-{state['step']:07d}" if state.get("batches") else ""
+    path = folder / f"epoch-{epoch:03d}{within}.pt"
     temp = folder / f".{path.name}.tmp"
     torch.save(state, temp)
     os.replace(temp, path)
@@ -302,8 +309,10 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
         raise PlannerModelError(f"unknown training method {config.method!r}; use full or lora")
     if config.precision not in ("fp32", "bf16"):
         raise PlannerModelError(f"unknown precision {config.precision!r}; use fp32 or bf16")
-    if config.epochs < 1 or config.batch_size < 1 or config.lr <= 0:
-        raise PlannerModelError("epochs and batch size must be at least 1 and the learning rate positive")
+    if config.epochs < 1 or config.batch_size < 1 or config.lr <= 0 or config.checkpoint_steps < 0:
+        raise PlannerModelError(
+            "epochs and batch size must be at least 1, the learning rate positive and checkpoint steps not negative"
+        )
     if not MIN_SOURCE_TOKENS <= config.max_source_tokens <= MAX_SOURCE_TOKENS:
         raise PlannerModelError(
             f"--max-source-tokens takes {MIN_SOURCE_TOKENS} to {MAX_SOURCE_TOKENS} (got {config.max_source_tokens})"
@@ -341,6 +350,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     scheduler = get_linear_schedule_with_warmup(optimizer, int(config.warmup * total_steps), total_steps)
 
     start_epoch, step, elapsed_before, history = 0, 0, 0.0, []
+    skip, sums = 0, (0.0, 0)  # batches of the first epoch already done, and their loss and tokens
     torch.manual_seed(config.seed)
     random.seed(config.seed)
     if checkpoint is not None:
@@ -353,16 +363,37 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
         _set_rng_state(checkpoint["rng"])
         start_epoch, step = checkpoint["epoch"], checkpoint["step"]
         elapsed_before, history = checkpoint["elapsed"], checkpoint["history"]
+        skip = checkpoint.get("batches", 0)
+        sums = (checkpoint.get("epoch_loss", 0.0), checkpoint.get("epoch_tokens", 0))
     out.mkdir(parents=True, exist_ok=True)
     log = _Log(out / LOG_FILE, step if checkpoint is not None else None)
     started = time.monotonic()
+
+    def trainer_state(epoch: int, **within: Any) -> dict[str, Any]:
+        return {
+            "config": config.fingerprint(),
+            "data_sha256": data_hash,
+            "weights": _trainable_state(model),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "rng": _rng_state(),
+            "epoch": epoch,
+            "step": step,
+            "elapsed": round(elapsed_before + time.monotonic() - started, 3),
+            "history": history,
+            **within,
+        }
+
     try:
         for epoch in range(start_epoch, config.epochs):
             model.train()
             generator = torch.Generator().manual_seed(config.seed * 1_000_003 + epoch)
-            epoch_loss, epoch_tokens = 0.0, 0
+            batches = epoch_batches(lengths, config.batch_size, generator)
+            done, (epoch_loss, epoch_tokens) = (skip, sums) if epoch == start_epoch else (0, (0.0, 0))
             bar = tqdm(
-                epoch_batches(lengths, config.batch_size, generator),
+                batches[done:],
+                initial=done,
+                total=len(batches),
                 desc=f"epoch {epoch + 1}/{config.epochs}",
                 unit="batch",
                 disable=not progress,
@@ -392,6 +423,10 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
                     }
                 )
                 bar.set_postfix(loss=f"{value:.4f}")
+                done += 1
+                if config.checkpoint_steps and step % config.checkpoint_steps == 0 and done < len(batches):
+                    sums_now = {"epoch_loss": epoch_loss, "epoch_tokens": epoch_tokens}
+                    _save_checkpoint(out, epoch + 1, trainer_state(epoch, batches=done, **sums_now))
             bar.close()
             record = {
                 "event": "epoch",
@@ -403,22 +438,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
             }
             history.append(record)
             log.write(record)
-            _save_checkpoint(
-                out,
-                epoch + 1,
-                {
-                    "config": config.fingerprint(),
-                    "data_sha256": data_hash,
-                    "weights": _trainable_state(model),
-                    "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(),
-                    "rng": _rng_state(),
-                    "epoch": epoch + 1,
-                    "step": step,
-                    "elapsed": record["elapsed"],
-                    "history": history,
-                },
-            )
+            _save_checkpoint(out, epoch + 1, trainer_state(epoch + 1))
     finally:
         log.close()
     train_seconds = elapsed_before + time.monotonic() - started
