@@ -143,9 +143,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--planner", help="planner spec (default: the configured default)")
     parser.add_argument("--timeout", type=float, default=30.0, help="query timeout in seconds")
     parser.add_argument("--ranker", help="auto (default), zero-shot or a ranker file")
+    parser.add_argument("--candidates", choices=("auto", "graph", "off"), help="off: the planner alone")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    given = {"planner": args.planner, "timeout": args.timeout, "ranker": args.ranker}
+    given = {"planner": args.planner, "timeout": args.timeout, "ranker": args.ranker, "candidates": args.candidates}
     flags = {k: v for k, v in given.items() if v is not None}
     report: dict[str, Any] = {
         "command": " ".join(sys.argv),
