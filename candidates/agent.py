@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -110,7 +110,7 @@ class Agent:
         joined = self._intersections(view, _unique(bases[:beam] + typed))
         firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
-        grown = self._best(question, grown, scores, beam * 2)
+        grown = self._best(question, grown, scores, beam * 2, each=3)
         # a node the question names by a value (a title, a name) is where a path starts: one
         # more hop from the best two-hop readings that began there
         named_starts = {_X.sub("?m", b.steps[0]) for b in firsts if b.names_answer}
@@ -134,12 +134,23 @@ class Agent:
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
 
-    def _best(self, question: str, found: list[Candidate], scores: Scores, keep: int) -> list[Candidate]:
+    def _best(self, question: str, found: list[Candidate], scores: Scores, keep: int, each: int = 0) -> list[Candidate]:
+        """The ``keep`` best of ``found``; with ``each``, the best ``each`` of every grounded
+        item's readings first, so that one item's many paths cannot crowd out another's."""
         found = _unique(found)
         if len(found) <= keep:
             return found
-        ranked = sorted(zip(found, scores(question, found), strict=True), key=lambda pair: -pair[1])
-        return [candidate for candidate, _ in ranked[:keep]]
+        ranked = [c for c, _ in sorted(zip(found, scores(question, found), strict=True), key=lambda pair: -pair[1])]
+        if not each:
+            return ranked[:keep]
+        taken: dict[str, int] = defaultdict(int)
+        first = []
+        for candidate in ranked:
+            anchor = candidate.anchors[0] if candidate.anchors else ""
+            if taken[anchor] < each:
+                taken[anchor] += 1
+                first.append(candidate)
+        return _unique(first[:keep] + ranked)[:keep]
 
     def _typed(self, view: GraphView, candidate: Candidate) -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample."""
@@ -246,25 +257,39 @@ class Agent:
 
     def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
         """Hops from the nodes ``base`` reaches to ``?v``: those whose values are numbers or
-        dates, and the others."""
+        dates, and the others; then the numbers of a node on the way (``?m``), which is where
+        a value keyed by a second item hangs (a country's population *in 2007*, on the
+        observation that joins the two; a CVT's, in Freebase's words)."""
         numbers: list[Hop] = []
         others: list[Hop] = []
+        for start in ("?x", *_waypoints(base)):
+            for hop, numeric in self._hops_from(view, base, start):
+                if len(numbers) + len(others) >= self.limits.attributes:
+                    return numbers, others
+                if start == "?x":
+                    (numbers if numeric else others).append(hop)
+                elif numeric:
+                    numbers.append(replace(hop, via=start))
+        return numbers, others
+
+    def _hops_from(self, view: GraphView, base: Candidate, start: str) -> Iterator[tuple[Hop, bool]]:
+        """Every statement of the nodes ``base`` binds ``start`` to (a sample of three), as a hop
+        to ``?v`` that reaches a value, and whether its values are numbers or dates."""
         seen: set[str] = set()
-        for node in view.sample(base.patterns, "?x", 3):
+        for node in view.sample(base.patterns, start, 3):
             if node.type != "uri":
                 continue
             for statement in self._statements(view, f"<{node.value}>"):
-                if statement.id in seen or len(numbers) + len(others) >= self.limits.attributes:
+                if statement.id in seen:
                     continue
                 seen.add(statement.id)
-                hop = bind(statement, "?x", "?x", "?v", ["?c3"], self.prefixes)
+                hop = bind(statement, start, start, "?v", ["?c3"], self.prefixes)
                 values = view.sample((*base.patterns, *hop.patterns), "?v", 2)
                 if not values:
                     continue
                 numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
                 dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
-                (numbers if numeric else others).append(replace(hop, dated=dated))
-        return numbers, others
+                yield replace(hop, dated=dated), numeric
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:
@@ -303,6 +328,15 @@ def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
     )
+
+
+def _waypoints(candidate: Candidate) -> list[str]:
+    """The named nodes a candidate passes on its way to ``?x`` (``?m``, ``?m_1``, ``?m3``).
+
+    >>> _waypoints(Candidate("lookup", (), ("?m <http://x/year> 2007 .", "?m <http://x/country> ?x .")))
+    ['?m']
+    """
+    return list(dict.fromkeys(re.findall(r"\?m\d?(?:_\d+)?\b", " ".join(candidate.patterns))))
 
 
 def _numeric(text: str) -> bool:

@@ -13,6 +13,10 @@ True
 True
 >>> read_cues("Which bands have more than 3 members?").compare
 ('greater than', '3')
+>>> read_cues("Which country had the highest life expectancy?").things
+True
+>>> read_cues("In which year was the population the smallest?").things
+False
 """
 
 from __future__ import annotations
@@ -103,6 +107,9 @@ class Cues:
     counted: str = ""  # the words naming what is counted (*albums* in *how many albums*, *the most albums*)
     same: bool = False  # others that share something with a named item (*the same currency as Ecuador*)
     contains: str | None = None  # a word the answer's name must contain
+    #: the question asks for things, not a number (*which country had the highest ...*)
+    things: bool = False
+    text: str = ""  # the question's words, lower-cased, punctuation dropped
 
     @property
     def ranking(self) -> bool:
@@ -169,9 +176,14 @@ def read_cues(question: str) -> Cues:
         counted=_counted(text),
         same=bool(_SAME.search(text)),
         contains=_contained(question),
+        things=bool(_THINGS.search(text)) and not _VALUE.search(text),
+        text=" ".join(re.findall(r"\w+", text)),
     )
 
 
+_THINGS = re.compile(
+    r"^(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
+)
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
 

@@ -177,13 +177,13 @@ def mentioned(attributes: Sequence[Hop], question: str) -> list[Hop]:
     text = " " + " ".join(re.findall(r"\w+", question.lower())) + " "
     found = []
     for hop in attributes:
-        words = _attribute_words(hop.sentence)
+        words = attribute_words(hop.sentence)
         if words and f" {words} " in text:
             found.append((text.index(f" {words} "), hop))
     return [hop for _, hop in sorted(found, key=lambda pair: pair[0])]
 
 
-def _attribute_words(sentence: str) -> str:
+def attribute_words(sentence: str) -> str:
     """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``"""
     match = re.match(r"Find the (.+?) of ", sentence)
     return " ".join(re.findall(r"\w+", match.group(1).lower())) if match else ""
@@ -245,12 +245,13 @@ def operators(
             for function in cues.aggregates:
                 for attribute in numbers:
                     yield grouped(base, group, attribute, function)
+    own = [hop for hop in numbers if hop.via == "?x"]  # a value on the way is not one ?x lacks or lists
     if cues.negation:
-        for attribute in (*numbers, *others):
+        for attribute in (*own, *others):
             yield negated(base, attribute)
     if cues.columns:
-        for attribute in (*numbers, *others):
+        for attribute in (*own, *others):
             yield with_columns(base, attribute)
-        named = mentioned((*numbers, *others), question)
+        named = mentioned((*own, *others), question)
         if len(named) > 1:
             yield with_many_columns(base, named)

@@ -323,6 +323,8 @@ class EntityLinker:
     def _partial(self, key: str, i: int, j: int, out: list[_Match]) -> None:
         index = self.index
         words = key.split()
+        if all(word.isdigit() for word in words):  # a bare number names no entity by part (``2007``
+            return  # in ``Algeria 2007``): it is a value, which the grounder matches
         postings = [index.token_keys.get(word) for word in words]
         if any(p is None for p in postings):
             return

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.shapes import attribute_words as _attribute_words
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
-    "answers_named", "function_match", "counted_typed",
+    "answers_named", "function_match", "counted_typed", "attribute_named",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
@@ -64,7 +65,7 @@ def asked_shapes(cues: Cues) -> set[str]:
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
         "compare": cues.compare is not None,
-        "aggregate": bool(cues.aggregates),
+        "aggregate": bool(cues.aggregates) and not cues.things,  # *which ... the highest* ranks things
         "group": cues.per_group or cues.group_rank,
         "negation": cues.negation,
         "columns": cues.columns,
@@ -91,7 +92,21 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "answers_named": float(candidate.names_answer and candidate.shape != "yes-no"),
         "function_match": _function_match(candidate, cues),
         "counted_typed": _counted_typed(candidate, cues, realised),
+        "attribute_named": _attribute_named(candidate, cues),
     }
+
+
+def _attribute_named(candidate: Candidate, cues: Cues) -> float:
+    """1 when the value an operator ranks, compares or computes (``?v``) is one the question
+    names in its own words (*the largest population*: the population of ``?m``).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the population of the observation ?m, assign it to ?v.",)
+    >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which country had the largest population?"))
+    1.0
+    """
+    words = [_attribute_words(step) for step in candidate.steps if step.endswith("assign it to ?v.")]
+    return float(any(w and f" {w} " in f" {cues.text} " for w in words))
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
@@ -116,6 +131,8 @@ def _function_match(candidate: Candidate, cues: Cues) -> float:
     -1 when the question names one and the candidate counts or ranks without it."""
     computed = {m.group(1) for step in candidate.steps if (m := _COMPUTES.match(step))}
     if not cues.aggregates or candidate.shape not in ("aggregate", "group", "rank-group"):
+        return 0.0
+    if cues.things and candidate.shape == "aggregate":  # one number cannot be the things asked for
         return 0.0
     return 1.0 if computed & set(cues.aggregates) else -1.0
 

@@ -25,7 +25,7 @@ from nl2sparql.ranker.reading import reading
 #: costs as much; using every named item, typing the answer with the class the question
 #: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties;
 #: answering with the very node the question names (*the album Let There Be Rock*) is as unlikely
-#: as an operator it never asks for
+#: as an operator it never asks for; ranking by a value the question names breaks ties too
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -37,6 +37,7 @@ WEIGHTS: Mapping[str, float] = {
     "answers_named": -0.3,
     "function_match": 0.15,
     "counted_typed": 0.15,
+    "attribute_named": 0.1,
 }
 
 

@@ -252,3 +252,63 @@ def test_a_slow_store_stops_the_search_not_the_question(shop: tuple[Store, Memor
     began = time.monotonic()
     agent.candidates(question, grounding, EmbeddingScorer(bank.embedder))
     assert time.monotonic() - began < 5 and 1 <= slow.queries <= 4
+
+
+CUBE = """
+@prefix c: <http://example.org/cube/schema#> .
+@prefix d: <http://example.org/cube/data/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+c:Shop a owl:Class ; rdfs:label "shop" .
+c:Sale a owl:Class ; rdfs:label "sales record" .
+c:ofShop rdfs:label "shop" ; rdfs:domain c:Sale ; rdfs:range c:Shop .
+c:year rdfs:label "year" ; rdfs:domain c:Sale ; rdfs:range xsd:integer .
+c:revenue rdfs:label "revenue" ; rdfs:domain c:Sale ; rdfs:range xsd:integer .
+c:floorArea rdfs:label "floor area" ; rdfs:domain c:Shop ; rdfs:range xsd:integer .
+
+d:Bolt a c:Shop ; rdfs:label "Bolt" ; c:floorArea 120 .
+d:Volt a c:Shop ; rdfs:label "Volt" ; c:floorArea 300 .
+d:Nut a c:Shop ; rdfs:label "Nut" ; c:floorArea 80 .
+d:Bolt-2023 a c:Sale ; c:ofShop d:Bolt ; c:year 2023 ; c:revenue 500 .
+d:Bolt-2024 a c:Sale ; c:ofShop d:Bolt ; c:year 2024 ; c:revenue 700 .
+d:Volt-2023 a c:Sale ; c:ofShop d:Volt ; c:year 2023 ; c:revenue 900 .
+d:Volt-2024 a c:Sale ; c:ofShop d:Volt ; c:year 2024 ; c:revenue 400 .
+d:Nut-2023 a c:Sale ; c:ofShop d:Nut ; c:year 2023 ; c:revenue 100 .
+d:Nut-2024 a c:Sale ; c:ofShop d:Nut ; c:year 2024 ; c:revenue 650 .
+"""
+
+
+@pytest.fixture(scope="module")
+def cube(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+    """Sales records keyed by shop and year, unlabelled, pointing at their shop: a data cube,
+    where the value to rank by hangs off the node that joins the shop and the year."""
+    folder = tmp_path_factory.mktemp("cube")
+    (folder / "cube.ttl").write_text(CUBE, encoding="utf-8")
+    store = open_store("oxigraph", path=folder / "store")
+    store.load(folder / "cube.ttl", progress=False)
+    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="cube")
+    yield store, bank
+    store.close()
+
+
+CUBE_GOLD = [
+    ("Which shop had the highest revenue in 2024?", "rank", {"http://example.org/cube/data/Bolt"}),
+    ("Which shops had a revenue above 600 in 2024?", "compare", {"http://example.org/cube/data/Bolt",
+                                                                  "http://example.org/cube/data/Nut"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "shape", "gold"), CUBE_GOLD, ids=[g[1] for g in CUBE_GOLD])
+def test_the_agent_ranks_and_compares_by_a_value_on_the_joining_node(
+    cube: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
+) -> None:
+    store, bank = cube
+    agent = Agent(bank, store)
+    grounding = Grounder.from_store(store).ground(question)
+    assert not grounding.entities  # "2024" names no sales record by part of its name
+    found = agent.candidates(question, grounding, EmbeddingScorer(bank.embedder))
+    right = [c for c in found if c.shape == shape and answers(store, agent, c) == gold]
+    assert right, [c.text for c in found[:8]]
+    assert any("of the sales record ?m" in step for step in right[0].steps)  # the value of the joining node
