@@ -119,10 +119,11 @@ class Agent:
         grown += self._intersections(view, firsts[:beam] + grown[:beam])
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
-        pool = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam)]
+        classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
+        pool = [self._typed(view, c, classes) for c in self._best(question, firsts + grown, scores, beam)]
         final = list(pool)
         if cues.yes_no:
-            typed = [self._typed(view, c) for c in self._best(question, firsts + grown, scores, beam * 2)]
+            typed = [self._typed(view, c, classes) for c in self._best(question, firsts + grown, scores, beam * 2)]
             final += self._yes_no(typed, anchors)
             final += self._all_values_hold(bases, anchors)
         for base in pool:
@@ -152,10 +153,16 @@ class Agent:
                 first.append(candidate)
         return _unique(first[:keep] + ranked)[:keep]
 
-    def _typed(self, view: GraphView, candidate: Candidate) -> Candidate:
-        """``candidate`` with the kind of answer it finds (a node or a value), from one sample."""
+    def _typed(self, view: GraphView, candidate: Candidate, classes: set[str]) -> Candidate:
+        """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
+        and whether its nodes are of a class the question names (``classes``)."""
         found = view.sample(candidate.patterns, "?x", 1)
-        return replace(candidate, answer_kind=found[0].type if found else "")
+        kind = found[0].type if found else ""
+        named = ""
+        if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
+            types = {t.value for t in view.sample((*candidate.patterns, f"?x <{RDF_TYPE}> ?xt ."), "?xt", 5)}
+            named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
+        return replace(candidate, answer_kind=kind, answer_class=named)
 
     # -- bases -----------------------------------------------------------------------------
 

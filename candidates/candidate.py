@@ -52,6 +52,9 @@ class Candidate:
     answer_kind: str = ""
     #: the answer is a node the question itself names (by a title or a name it holds alone)
     names_answer: bool = False
+    #: "named": the answer nodes are of a class the question names; "other": only of other
+    #: classes; "": not known (no class named, or the answers are values)
+    answer_class: str = ""
     score: float = 0.0
     features: Mapping[str, float] = field(default_factory=dict)
 

@@ -234,6 +234,8 @@ def operators(
     if cues.compare:
         for attribute in numbers:
             yield compared(base, attribute, *cues.compare)
+            if cues.count:  # *how many countries had more than ...*
+                yield counted(compared(base, attribute, *cues.compare))
         if cues.yes_no and base.answer_kind == "literal":
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:

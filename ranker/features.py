@@ -24,7 +24,7 @@ from nl2sparql.candidates.shapes import attribute_words as _attribute_words
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
-    "answers_named", "function_match", "counted_typed", "attribute_named",
+    "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
@@ -93,6 +93,9 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "function_match": _function_match(candidate, cues),
         "counted_typed": _counted_typed(candidate, cues, realised),
         "attribute_named": _attribute_named(candidate, cues),
+        # answering a named class is no evidence (it may be a node on the way: *the symbol of
+        # the currency of India*); answering only other classes is
+        "answer_class": -1.0 if candidate.answer_class == "other" else 0.0,
     }
 
 

@@ -25,7 +25,8 @@ from nl2sparql.ranker.reading import reading
 #: costs as much; using every named item, typing the answer with the class the question
 #: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties;
 #: answering with the very node the question names (*the album Let There Be Rock*) is as unlikely
-#: as an operator it never asks for; ranking by a value the question names breaks ties too
+#: as an operator it never asks for; ranking by a value the question names breaks ties too, and
+#: answer nodes of none of the classes the question names cost as much as a named item unused
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -38,6 +39,7 @@ WEIGHTS: Mapping[str, float] = {
     "function_match": 0.15,
     "counted_typed": 0.15,
     "attribute_named": 0.1,
+    "answer_class": 0.15,
 }
 
 

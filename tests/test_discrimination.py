@@ -297,6 +297,7 @@ CUBE_GOLD = [
     ("Which shop had the highest revenue in 2024?", "rank", {"http://example.org/cube/data/Bolt"}),
     ("Which shops had a revenue above 600 in 2024?", "compare", {"http://example.org/cube/data/Bolt",
                                                                   "http://example.org/cube/data/Nut"}),
+    ("How many shops had a revenue above 600 in 2024?", "count", {"2"}),
 ]  # fmt: skip
 
 
@@ -312,3 +313,18 @@ def test_the_agent_ranks_and_compares_by_a_value_on_the_joining_node(
     right = [c for c in found if c.shape == shape and answers(store, agent, c) == gold]
     assert right, [c.text for c in found[:8]]
     assert any("of the sales record ?m" in step for step in right[0].steps)  # the value of the joining node
+
+
+def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[Store, MemoryBank]) -> None:
+    """*Which shop ...* names the class shop: a reading that answers sales records is "other"."""
+    store, bank = cube
+    agent = Agent(bank, store)
+    question = "Which shop had the highest revenue in 2024?"
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    by_class = {c.answer_class for c in found if c.answer_kind == "uri"}
+    assert by_class == {"named", "other"}
+    for candidate in found:
+        if candidate.answer_class == "other" and candidate.shape in ("lookup", "rank", "compare"):
+            shops = {"http://example.org/cube/data/" + name for name in ("Bolt", "Volt", "Nut")}
+            assert not answers(store, agent, candidate) & shops, candidate.text
+
