@@ -84,13 +84,18 @@ class NoPlans(Planner):
         return [PlannerError("no plan here", r.question) for r in requests]
 
 
+def graph_and_bank(folder: Path, name: str, turtle: str) -> tuple[Store, MemoryBank]:
+    """A store loaded with ``turtle`` and the bank built from it, as ``bank build --from-store`` does."""
+    (folder / f"{name}.ttl").write_text(turtle, encoding="utf-8")
+    store = open_store("oxigraph", path=folder / "store")
+    store.load(folder / f"{name}.ttl", progress=False)
+    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source=name)
+    return store, bank
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    folder = tmp_path_factory.mktemp("shop")
-    (folder / "shop.ttl").write_text(SHOP, encoding="utf-8")
-    store = open_store("oxigraph", path=folder / "store")
-    store.load(folder / "shop.ttl", progress=False)
-    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="shop")
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("shop"), "shop", SHOP)
     yield store, bank
     store.close()
 
@@ -284,11 +289,7 @@ d:Nut-2024 a c:Sale ; c:ofShop d:Nut ; c:year 2024 ; c:revenue 650 .
 def cube(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
     """Sales records keyed by shop and year, unlabelled, pointing at their shop: a data cube,
     where the value to rank by hangs off the node that joins the shop and the year."""
-    folder = tmp_path_factory.mktemp("cube")
-    (folder / "cube.ttl").write_text(CUBE, encoding="utf-8")
-    store = open_store("oxigraph", path=folder / "store")
-    store.load(folder / "cube.ttl", progress=False)
-    bank, _ = build_bank_from_store(store, embedder=default_embedder(), source="cube")
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("cube"), "cube", CUBE)
     yield store, bank
     store.close()
 
@@ -327,4 +328,3 @@ def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[St
         if candidate.answer_class == "other" and candidate.shape in ("lookup", "rank", "compare"):
             shops = {"http://example.org/cube/data/" + name for name in ("Bolt", "Volt", "Nut")}
             assert not answers(store, agent, candidate) & shops, candidate.text
-

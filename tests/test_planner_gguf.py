@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import torch
 from gguf import GGUFWriter
-from test_planner_training import _bytes_to_unicode, crash_after_epoch, one_thread  # noqa: F401
+from test_planner_training import _bytes_to_unicode, crash_after, one_thread  # noqa: F401
 
 from nl2sparql.plan.reader import parse_plan
 from nl2sparql.planner import gguf_base
@@ -307,7 +307,7 @@ def test_a_gguf_run_resumes_from_its_checkpoint_to_the_same_weights(
 ) -> None:
     base = f"gguf:{tiny_gguf}"
     straight = train(config(data, tmp_path / "straight", base), progress=False)
-    crash_after_epoch(monkeypatch, 1)
+    crash_after(monkeypatch, epoch=1)
     with pytest.raises(KeyboardInterrupt):
         train(config(data, tmp_path / "resumed", base), progress=False)
     monkeypatch.undo()

@@ -331,13 +331,14 @@ def test_bf16_training_learns_and_is_recorded(tiny_bert: Path, data: Path, tmp_p
     assert not (tmp_path / "long").exists()  # refused before any work
 
 
-def crash_after_epoch(monkeypatch: pytest.MonkeyPatch, last: int) -> None:
-    """Make the next training run stop (as Ctrl-C would) right after it saves epoch ``last``'s checkpoint."""
+def crash_after(monkeypatch: pytest.MonkeyPatch, *, epoch: int | None = None, step: int | None = None) -> None:
+    """Make the next training run stop (as Ctrl-C would) right after it saves the checkpoint
+    of epoch ``epoch``'s end, or of step ``step``."""
     save = train_module._save_checkpoint
 
-    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
-        path = save(out, epoch, state)
-        if epoch == last:
+    def save_then_crash(out: Path, at_epoch: int, state: dict[str, object]) -> Path:
+        path = save(out, at_epoch, state)
+        if (epoch is not None and at_epoch == epoch and not state.get("batches")) or state["step"] == step:
             raise KeyboardInterrupt
         return path
 
@@ -350,7 +351,7 @@ def test_full_training_resumes_to_the_same_weights(
     base = f"ed:{tiny_bert}"
     straight = train(config(data, tmp_path / "straight", base, method="full"), progress=False)
 
-    crash_after_epoch(monkeypatch, 2)
+    crash_after(monkeypatch, epoch=2)
     with pytest.raises(KeyboardInterrupt):
         train(config(data, tmp_path / "resumed", base, method="full"), progress=False)
     monkeypatch.undo()
@@ -372,26 +373,13 @@ def test_full_training_resumes_to_the_same_weights(
     assert json.loads((tmp_path / "resumed" / META_FILE).read_text())["method"] == "full"
 
 
-def crash_after_step(monkeypatch: pytest.MonkeyPatch, last: int) -> None:
-    """Make the next training run stop right after it saves the checkpoint of step ``last``."""
-    save = train_module._save_checkpoint
-
-    def save_then_crash(out: Path, epoch: int, state: dict[str, object]) -> Path:
-        path = save(out, epoch, state)
-        if state["step"] == last:
-            raise KeyboardInterrupt
-        return path
-
-    monkeypatch.setattr(train_module, "_save_checkpoint", save_then_crash)
-
-
 def test_training_cut_within_an_epoch_resumes_to_the_same_weights_and_losses(
     tiny_bert: Path, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base, settings = f"ed:{tiny_bert}", {"method": "lora", "lr": 5e-3}
     straight = train(config(data, tmp_path / "straight", base, **settings), progress=False)
 
-    crash_after_step(monkeypatch, 3)  # 2 batches an epoch: step 3 is the first of epoch 2
+    crash_after(monkeypatch, step=3)  # 2 batches an epoch: step 3 is the first of epoch 2
     with pytest.raises(KeyboardInterrupt):
         train(config(data, tmp_path / "cut", base, checkpoint_steps=1, **settings), progress=False)
     monkeypatch.undo()
