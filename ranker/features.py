@@ -24,7 +24,7 @@ from nl2sparql.candidates.shapes import attribute_words as _attribute_words
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
-    "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class",
+    "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
@@ -96,7 +96,39 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         # answering a named class is no evidence (it may be a node on the way: *the symbol of
         # the currency of India*); answering only other classes is
         "answer_class": -1.0 if candidate.answer_class == "other" else 0.0,
+        "words_covered": _words_covered(candidate, cues),
     }
+
+
+#: words a question is made of whatever it asks (question words, function words, verbs of asking)
+_STOP = frozenset(
+    (
+        "a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does", "for", "from", "had", "has",
+        "have", "how", "in", "is", "it", "its", "many", "me", "much", "of", "on", "or", "the", "their", "there",
+        "these", "this", "those", "to", "was", "were", "what", "when", "where", "which", "who", "whom", "whose",
+        "with", "give", "list", "name", "show", "tell", "all", "each", "every", "any", "most", "least", "more",
+        "less", "than",
+    )
+)  # fmt: skip
+
+
+def _content(text: str) -> set[str]:
+    """The content words of a text, lower-cased, a plural ``s`` dropped."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if len(w) > 1 and w not in _STOP}
+
+
+def _words_covered(candidate: Candidate, cues: Cues) -> float:
+    """The share of the question's content words that the candidate's sentences use: a reading
+    that leaves *UTC offset* out of *the UTC offset of Japan's time zone* misses part of it.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> cues = read_cues("What is the UTC offset of Japan's time zone?")
+    >>> _words_covered(Candidate("lookup", ("Find the time zone of the country Japan, assign it to ?x.",), ()), cues)
+    0.6
+    """
+    asked = _content(cues.text)
+    return len(asked & _content(" ".join(candidate.steps))) / len(asked) if asked else 0.0
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:

@@ -26,7 +26,8 @@ from nl2sparql.ranker.reading import reading
 #: names, answering a value when it asks *when* or *what year*, and fewer hops break near-ties;
 #: answering with the very node the question names (*the album Let There Be Rock*) is as unlikely
 #: as an operator it never asks for; ranking by a value the question names breaks ties too, and
-#: answer nodes of none of the classes the question names cost as much as a named item unused
+#: answer nodes of none of the classes the question names cost as much as a named item unused;
+#: using every content word of the question counts as much as using every named item
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -40,6 +41,7 @@ WEIGHTS: Mapping[str, float] = {
     "counted_typed": 0.15,
     "attribute_named": 0.1,
     "answer_class": 0.15,
+    "words_covered": 0.15,
 }
 
 
