@@ -25,7 +25,8 @@
 #   TRAIN_OPTS       flags added after every `planner train`'s own, e.g. "--threads 16" on a larger
 #                    CPU, or "--batch 64" on a GPU (torch uses a GPU when it sees one; there is
 #                    no device flag). They change the recipe: a resumed run must get the same.
-#   GPU_TRAIN_OPTS   flags added to the two runs that were made on a lent GPU (run-u, smollm2)
+#   GPU_TRAIN_OPTS   flags added to the two runs that were made on a lent GPU (run-u, smollm2);
+#                    on a CPU with 24 GB, "--accumulate 4" (run-u's batch of 64 does not fit whole)
 #   CHECKPOINT_STEPS a training run also keeps a checkpoint every this many steps (default 25:
 #                    a few minutes on this 2-core CPU), so that a cut loses little; no weight changes
 #   NL2SPARQL_HOME, NL2SPARQL_DATA   as for every command (setup builds the home first)
@@ -39,7 +40,7 @@ CHECKPOINT_STEPS=${CHECKPOINT_STEPS:-25}
 read -r -a TRAIN_EXTRA <<<"${TRAIN_OPTS:-}"
 read -r -a GPU_EXTRA <<<"${GPU_TRAIN_OPTS:-}"
 
-usage() { sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 RESUME=0
 DATA_ONLY=0

@@ -30,7 +30,7 @@ from nl2sparql.planner.errors import PlannerError, PlannerModelError
 from nl2sparql.planner.input_format import format_input
 from nl2sparql.planner.model import META_FILE, PlannerModel, build_base, parse_base
 from nl2sparql.planner.output_tokens import recorded
-from nl2sparql.planner.pairs import PlanPair, make_pair, write_pairs
+from nl2sparql.planner.pairs import PlanPair, make_pair, read_pairs, write_pairs
 from nl2sparql.planner.target_text import encode_target
 from nl2sparql.training import cli
 from nl2sparql.training import train as train_module
@@ -393,6 +393,26 @@ def test_training_cut_within_an_epoch_resumes_to_the_same_weights_and_losses(
     steps = [line["step"] for line in log_lines(tmp_path / "cut") if line["event"] == "step"]
     assert steps == list(range(1, 7))
     assert resumed.meta["metrics"]["train_loss"] == straight.meta["metrics"]["train_loss"]
+
+
+def test_a_batch_in_slices_has_the_gradient_and_loss_of_the_whole(lora_ed: TrainResult, data: Path) -> None:
+    """``--accumulate``: a batch of 8 in 1, 2 or 3 slices (dropout off) gives one gradient."""
+    planner = lora_ed.model
+    planner.model.eval()
+    examples, _ = train_module._encode(planner, read_pairs(data / "train.jsonl"), 256)
+    parameters = [p for p in planner.model.parameters() if p.requires_grad]
+    found = []
+    for slices in (1, 2, 3):
+        settings = config(data, Path("unused"), "ed:unused", accumulate=slices)
+        loss, tokens = train_module._backward(planner, examples, settings, parameters)
+        found.append((loss, tokens, [p.grad.clone() for p in parameters]))
+        planner.model.zero_grad(set_to_none=True)
+    (loss, tokens, grads), *others = found
+    for other_loss, other_tokens, other_grads in others:
+        assert other_tokens == tokens and other_loss == pytest.approx(loss, rel=1e-5)
+        assert all(torch.allclose(a, b, rtol=1e-4, atol=1e-7) for a, b in zip(grads, other_grads, strict=True))
+    with pytest.raises(PlannerModelError, match="--accumulate takes 1 to the batch size"):
+        train(config(data, Path("unused"), "ed:unused", accumulate=9, batch_size=8), progress=False)
 
 
 @pytest.fixture(scope="module")

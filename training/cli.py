@@ -257,6 +257,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="also keep a checkpoint every N steps within an epoch, for --resume (default: each epoch's end)",
     )
+    train.add_argument(
+        "--accumulate",
+        type=int,
+        default=1,
+        metavar="N",
+        help="add each batch's gradient up from N slices: a large --batch in less memory (default 1)",
+    )
     train.add_argument("--threads", type=int, help="CPU threads for torch (default: one per core)")
     train.add_argument("--no-eval", action="store_true", help="skip decoding the dev pairs at the end")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -507,6 +514,7 @@ def _train(args: argparse.Namespace) -> int:
         gradient_checkpointing=args.gradient_checkpointing,
         max_source_tokens=args.max_source_tokens,
         checkpoint_steps=args.checkpoint_steps,
+        accumulate=args.accumulate,
     )
     result = train(config, resume=args.resume, progress=not args.quiet)
     if args.json:

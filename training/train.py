@@ -99,11 +99,14 @@ class TrainConfig:
     gradient_checkpointing: bool = False
     #: also save a checkpoint every this many steps within an epoch (0: at each epoch's end only)
     checkpoint_steps: int = 0
+    #: each batch's gradient added up from this many slices: a batch of 64 in the memory of 16
+    #: (the same mean loss; only the order of float sums and the dropout draws differ)
+    accumulate: int = 1
 
     def fingerprint(self) -> dict[str, Any]:
         """The settings a resumed run must share with the run that wrote the checkpoint."""
         record = asdict(self)
-        for key in ("data", "out", "evaluate", "gradient_checkpointing", "checkpoint_steps"):  # no weight changes
+        for key in ("data", "out", "evaluate", "gradient_checkpointing", "checkpoint_steps", "accumulate"):
             record.pop(key)
         return record
 
@@ -313,6 +316,8 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
         raise PlannerModelError(
             "epochs and batch size must be at least 1, the learning rate positive and checkpoint steps not negative"
         )
+    if not 1 <= config.accumulate <= config.batch_size:
+        raise PlannerModelError(f"--accumulate takes 1 to the batch size {config.batch_size}, got {config.accumulate}")
     if not MIN_SOURCE_TOKENS <= config.max_source_tokens <= MAX_SOURCE_TOKENS:
         raise PlannerModelError(
             f"--max-source-tokens takes {MIN_SOURCE_TOKENS} to {MAX_SOURCE_TOKENS} (got {config.max_source_tokens})"
@@ -399,16 +404,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
                 disable=not progress,
             )
             for indices in bar:
-                chunk = [examples[i] for i in indices]
-                with autocast(planner.device, config.precision):
-                    loss, tokens = planner.loss(planner.batch([i for i, _ in chunk], [t for _, t in chunk]))
-                loss.backward()
+                value, tokens = _backward(planner, [examples[i] for i in indices], config, parameters)
                 torch.nn.utils.clip_grad_norm_(parameters, 1.0)
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad(set_to_none=True)
                 step += 1
-                value = loss.item()
                 epoch_loss += value * tokens
                 epoch_tokens += tokens
                 elapsed = elapsed_before + time.monotonic() - started
@@ -458,6 +459,24 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     _save_final(planner, out, meta, train_file.parent / EXEMPLARS_DIR if exemplars else None)
     shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)  # a full model's optimiser state is twice its size
     return TrainResult(out, planner.meta, planner)
+
+
+def _backward(planner: PlannerModel, chunk: list, config: TrainConfig, parameters: list) -> tuple[float, int]:
+    """The gradient of one batch's mean token loss, in ``config.accumulate`` slices whose
+    token-weighted losses add up to that mean (the memory of a slice, the step of the batch);
+    returns the batch's loss and its target tokens."""
+    size = math.ceil(len(chunk) / config.accumulate)
+    total, tokens = 0.0, 0
+    for start in range(0, len(chunk), size):
+        part = chunk[start : start + size]
+        with autocast(planner.device, config.precision):
+            loss, count = planner.loss(planner.batch([i for i, _ in part], [t for _, t in part]))
+        (loss * count).backward()
+        total, tokens = total + loss.item() * count, tokens + count
+    for parameter in parameters:
+        if parameter.grad is not None:
+            parameter.grad /= max(tokens, 1)
+    return total / max(tokens, 1), tokens
 
 
 def _record_output_tokens(meta: dict[str, Any], planner: Any, pairs: list[PlanPair], init: Path | None) -> None:
