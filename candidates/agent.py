@@ -128,7 +128,7 @@ class Agent:
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             numbers, others = self._attributes(view, base)
-            shaped = operators(base, cues, numbers, others, question)
+            shaped = operators(base, cues, numbers, others)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         final = _unique(final)[: self.limits.max_candidates]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)

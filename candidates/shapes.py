@@ -171,19 +171,25 @@ def with_many_columns(base: Candidate, attributes: Sequence[Hop]) -> Candidate:
     return replace(base, shape="columns", steps=tuple(steps), patterns=tuple(patterns), head=head)
 
 
-def mentioned(attributes: Sequence[Hop], question: str) -> list[Hop]:
+def mentioned(attributes: Sequence[Hop], text: str) -> list[Hop]:
     """The attributes whose own words (``the hire date of the employee ?x``: *hire date*) the
-    question writes, in the question's order."""
-    text = " " + " ".join(re.findall(r"\w+", question.lower())) + " "
-    found = []
-    for hop in attributes:
-        words = attribute_words(hop.sentence)
-        if words and f" {words} " in text:
-            found.append((text.index(f" {words} "), hop))
+    question writes (``text``: its words, as :attr:`Cues.text` holds them), in its order."""
+    found = [(at, hop) for hop in attributes if (at := named_at(hop.sentence, text)) >= 0]
     return [hop for _, hop in sorted(found, key=lambda pair: pair[0])]
 
 
-def attribute_words(sentence: str) -> str:
+def named_at(sentence: str, text: str) -> int:
+    """Where the question's words (``text``, as :attr:`Cues.text` holds them) name the
+    attribute a ``Find`` sentence reads, or -1.
+
+    >>> named_at("Find the hire date of the employee ?x, assign it to ?v.", "list employees and their hire date")
+    25
+    """
+    words = _attribute_words(sentence)
+    return f" {text} ".find(f" {words} ") if words else -1
+
+
+def _attribute_words(sentence: str) -> str:
     """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``"""
     match = re.match(r"Find the (.+?) of ", sentence)
     return " ".join(re.findall(r"\w+", match.group(1).lower())) if match else ""
@@ -209,9 +215,7 @@ def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 
 
-def operators(
-    base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop], question: str = ""
-) -> Iterator[Candidate]:
+def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
     """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
     attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
     if cues.count:
@@ -254,6 +258,6 @@ def operators(
     if cues.columns:
         for attribute in (*own, *others):
             yield with_columns(base, attribute)
-        named = mentioned((*own, *others), question)
+        named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
             yield with_many_columns(base, named)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
-from nl2sparql.candidates.shapes import attribute_words as _attribute_words
+from nl2sparql.candidates.shapes import named_at
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -140,8 +140,7 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which country had the largest population?"))
     1.0
     """
-    words = [_attribute_words(step) for step in candidate.steps if step.endswith("assign it to ?v.")]
-    return float(any(w and f" {w} " in f" {cues.text} " for w in words))
+    return float(any(named_at(step, cues.text) >= 0 for step in candidate.steps if step.endswith("assign it to ?v.")))
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
