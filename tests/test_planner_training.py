@@ -404,7 +404,7 @@ def test_a_batch_in_slices_has_the_gradient_and_loss_of_the_whole(lora_ed: Train
     found = []
     for slices in (1, 2, 3):
         settings = config(data, Path("unused"), "ed:unused", accumulate=slices)
-        loss, tokens = train_module._backward(planner, examples, settings, parameters)
+        loss, tokens = train_module._backward(planner, examples, settings)
         found.append((loss, tokens, [p.grad.clone() for p in parameters]))
         planner.model.zero_grad(set_to_none=True)
     (loss, tokens, grads), *others = found

@@ -404,7 +404,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
                 disable=not progress,
             )
             for indices in bar:
-                value, tokens = _backward(planner, [examples[i] for i in indices], config, parameters)
+                value, tokens = _backward(planner, [examples[i] for i in indices], config)
                 torch.nn.utils.clip_grad_norm_(parameters, 1.0)
                 optimizer.step()
                 scheduler.step()
@@ -461,22 +461,22 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> T
     return TrainResult(out, planner.meta, planner)
 
 
-def _backward(planner: PlannerModel, chunk: list, config: TrainConfig, parameters: list) -> tuple[float, int]:
-    """The gradient of one batch's mean token loss, in ``config.accumulate`` slices whose
-    token-weighted losses add up to that mean (the memory of a slice, the step of the batch);
-    returns the batch's loss and its target tokens."""
+def _backward(planner: PlannerModel, chunk: list, config: TrainConfig) -> tuple[float, int]:
+    """The gradient of one batch's mean token loss, in ``config.accumulate`` slices, each loss
+    weighted by its share of the batch's target tokens (the memory of a slice, the step of the
+    batch; one slice is the plain batch); returns the batch's loss and its target tokens."""
     size = math.ceil(len(chunk) / config.accumulate)
-    total, tokens = 0.0, 0
-    for start in range(0, len(chunk), size):
-        part = chunk[start : start + size]
+    slices = [chunk[start : start + size] for start in range(0, len(chunk), size)]
+    batches = [planner.batch([i for i, _ in part], [t for _, t in part]) for part in slices]
+    counts = [int((batch["labels"] != -100).sum()) for batch in batches]
+    tokens = sum(counts)
+    value = 0.0
+    for batch, count in zip(batches, counts, strict=True):
         with autocast(planner.device, config.precision):
-            loss, count = planner.loss(planner.batch([i for i, _ in part], [t for _, t in part]))
-        (loss * count).backward()
-        total, tokens = total + loss.item() * count, tokens + count
-    for parameter in parameters:
-        if parameter.grad is not None:
-            parameter.grad /= max(tokens, 1)
-    return total / max(tokens, 1), tokens
+            loss, _ = planner.loss(batch)
+        (loss * (count / tokens)).backward()
+        value += loss.item() * count / tokens
+    return value, tokens
 
 
 def _record_output_tokens(meta: dict[str, Any], planner: Any, pairs: list[PlanPair], init: Path | None) -> None:
