@@ -34,8 +34,9 @@ from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, edge_of
-from nl2sparql.candidates.shapes import is_number, operators
+from nl2sparql.candidates.shapes import is_number, mentioned, operators, with_many_columns
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
+from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
 
 
@@ -128,8 +129,12 @@ class Agent:
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             numbers, others = self._attributes(view, base)
+            if cues.columns:
+                others += self._name_column(view, base, cues.text, numbers + others)
             shaped = operators(base, cues, numbers, others)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
+        if cues.columns:
+            final += self._entity_columns(view, anchors, cues.text)
         final = _unique(final)[: self.limits.max_candidates]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
@@ -260,6 +265,20 @@ class Agent:
             found.append(Candidate("yes-no", steps, patterns, head="ASK", anchors=anchors_used))
         return found
 
+    def _entity_columns(self, view: GraphView, anchors: Sequence[Anchor], text: str) -> list[Candidate]:
+        """Several values of one named entity, a column each (*the population and the GDP per
+        capita of Brazil in 2007*): its attributes that the question names, when two or more."""
+        found = []
+        for anchor in anchors:
+            if anchor.kind != "entity":
+                continue
+            hops = [bind(s, anchor.term, anchor.name, "?v", ["?c3"], self.prefixes)
+                    for s in self._statements(view, anchor.term)]  # fmt: skip
+            named = [hop for hop in mentioned(hops, text) if view.sample(hop.patterns, "?v", 1)]
+            if len(named) > 1:
+                found.append(with_many_columns(Candidate("lookup", (), (), anchors=(anchor.name,)), named, False))
+        return found
+
     # -- attributes ------------------------------------------------------------------------
 
     def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
@@ -278,6 +297,18 @@ class Agent:
                 elif numeric:
                     numbers.append(replace(hop, via=start))
         return numbers, others
+
+    def _name_column(self, view: GraphView, base: Candidate, text: str, attributes: Sequence[Hop]) -> list[Hop]:
+        """The names of the nodes ``base`` reaches, as a column (*the name and ISO code of every
+        canton*), when the question asks for a name and none of their attributes is one: a
+        graph's names are its labels, which the bank leaves to the linker."""
+        if "name" not in text.split() or any(" name of " in hop.sentence for hop in attributes):
+            return []
+        for predicate in DEFAULT_NAME_PREDICATES:
+            hop = Hop("Find the name of ?x, assign it to ?v.", (f"?x <{predicate}> ?v .",), "?v", "name")
+            if view.sample((*base.patterns, *hop.patterns), "?v", 1):
+                return [hop]
+        return []
 
     def _hops_from(self, view: GraphView, base: Candidate, start: str) -> Iterator[tuple[Hop, bool]]:
         """Every statement of the nodes ``base`` binds ``start`` to (a sample of three), as a hop

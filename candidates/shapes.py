@@ -20,6 +20,8 @@ _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
 _SYMBOLS = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
 _FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
+#: a list of things with values of theirs (the things are a column too)
+_WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
 _XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
 
 
@@ -156,8 +158,9 @@ def _as_group(hop: Hop) -> Hop:
     )
 
 
-def with_many_columns(base: Candidate, attributes: Sequence[Hop]) -> Candidate:
-    """The ``?x`` and several of their values, one column each (``?v1``, ``?v2``, ...)."""
+def with_many_columns(base: Candidate, attributes: Sequence[Hop], subject: bool = True) -> Candidate:
+    """The ``?x`` and several of their values, one column each (``?v1``, ``?v2``, ...); without
+    ``subject``, the values alone."""
     steps = list(_without_answer(base))
     patterns = list(base.patterns)
     names = []
@@ -166,9 +169,26 @@ def with_many_columns(base: Candidate, attributes: Sequence[Hop]) -> Candidate:
         steps.append(attribute.sentence.replace("?v", name))
         patterns += [p.replace("?v", name).replace("?c3", f"?c3{number}") for p in attribute.patterns]
         names.append(name)
-    steps.append("The answer is ?x and " + " and ".join(names) + ".")
-    head = "SELECT DISTINCT ?x " + " ".join(names)
+    columns = ["?x", *names] if subject else names
+    steps.append("The answer is " + " and ".join(columns) + ".")
+    head = "SELECT DISTINCT " + " ".join(columns)
     return replace(base, shape="columns", steps=tuple(steps), patterns=tuple(patterns), head=head)
+
+
+def keeps_subject(text: str, attributes: Sequence[Hop]) -> bool:
+    """Whether the things are a column beside their values: *the countries with their capitals*
+    lists the countries; *the name and ISO code of every canton* asks for the values alone, and
+    so does a list that names the things by a name (*employees with their first name, last name
+    and hire date*): the name stands for the thing (``text``: :attr:`Cues.text`).
+
+    >>> keeps_subject("list the countries with their capitals", [])
+    True
+    >>> keeps_subject("give the population and the gdp of brazil", [])
+    False
+    """
+    if any({"name", "title"} & set(_attribute_words(hop.sentence).split()) for hop in attributes):
+        return False
+    return bool(_WITH_THEIR.search(text))
 
 
 def mentioned(attributes: Sequence[Hop], text: str) -> list[Hop]:
@@ -190,9 +210,14 @@ def named_at(sentence: str, text: str) -> int:
 
 
 def _attribute_words(sentence: str) -> str:
-    """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``"""
+    """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``; a number in
+    the words is left out, as questions leave out a standard's (*the ISO 3166-2 code*: *iso code*).
+
+    >>> _attribute_words("Find the iso 3166-2 code of the canton ?x, assign it to ?v.")
+    'iso code'
+    """
     match = re.match(r"Find the (.+?) of ", sentence)
-    return " ".join(re.findall(r"\w+", match.group(1).lower())) if match else ""
+    return " ".join(w for w in re.findall(r"[^\W\d_]+", match.group(1).lower())) if match else ""
 
 
 def negated(base: Candidate, attribute: Hop) -> Candidate:
@@ -260,4 +285,4 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield with_columns(base, attribute)
         named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
-            yield with_many_columns(base, named)
+            yield with_many_columns(base, named, keeps_subject(cues.text, named))

@@ -27,6 +27,7 @@ FEATURES: tuple[str, ...] = (
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
+_ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
 _TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
 #: which shape each kind of step realises, read off the plan's sentences
 _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -132,15 +133,16 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:
-    """1 when the value an operator ranks, compares or computes (``?v``) is one the question
-    names in its own words (*the largest population*: the population of ``?m``).
+    """1 when the value an operator ranks, compares or computes (``?v``), or a column lists
+    (``?v1``, ...), is one the question names in its own words (*the largest population*: the
+    population of ``?m``).
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> steps = ("Find the population of the observation ?m, assign it to ?v.",)
     >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which country had the largest population?"))
     1.0
     """
-    return float(any(named_at(step, cues.text) >= 0 for step in candidate.steps if step.endswith("assign it to ?v.")))
+    return float(any(named_at(step, cues.text) >= 0 for step in candidate.steps if _ASSIGNS_VALUE.search(step)))
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:

@@ -130,6 +130,7 @@ GOLD = [
         {"Hammer", "1.2", "Saw", "0.8", "Drill", "2.5", "Kite", "0.3", "Puzzle", "0.5", "Atlas", "1.0"},
     ),  # fmt: skip
     ("Which shop is in Leipzig?", "lookup", {"Bolt"}),
+    ("Give the weight and the warranty of the Hammer.", "columns", {"1.2", "2"}),  # values of a named entity
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
 ]
 
@@ -328,3 +329,16 @@ def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[St
         if candidate.answer_class == "other" and candidate.shape in ("lookup", "rank", "compare"):
             shops = {"http://example.org/cube/data/" + name for name in ("Bolt", "Volt", "Nut")}
             assert not answers(store, agent, candidate) & shops, candidate.text
+
+
+def test_a_list_of_names_and_values_reads_the_names_off_the_labels(cube: tuple[Store, MemoryBank]) -> None:
+    """*the name and the floor area of every shop*: the values alone (no shop IRIs), the names
+    from ``rdfs:label``, which the bank leaves out; the plan reads and the best candidate is it."""
+    store, bank = cube
+    agent = Agent(bank, store)
+    question = "Give the name and the floor area of every shop."
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    gold = {"Bolt", "120", "Volt", "300", "Nut", "80"}
+    right = [c for c in found if c.shape == "columns" and answers(store, agent, c) == gold]
+    assert right and right[0] is found[0], [c.text for c in found[:5]]
+    check_plan(parse_plan("\n".join(right[0].steps) + "\n"))
