@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.shapes import named_at
+from nl2sparql.kg.grounding import singular
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -116,7 +117,7 @@ _STOP = frozenset(
 def _content(text: str) -> set[str]:
     """The content words of a text, lower-cased, a plural ``s`` dropped."""
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if len(w) > 1 and w not in _STOP}
+    return {singular(w) or w for w in words if len(w) > 1 and w not in _STOP}
 
 
 def _words_covered(candidate: Candidate, cues: Cues) -> float:
@@ -158,8 +159,13 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
 
 
 def _same_noun(name: str, words: Sequence[str]) -> bool:
-    """Whether a class name is one of the words, plural or not (*album* and *albums*)."""
-    return any(w == name or w.rstrip("s") == name.rstrip("s") or w == name + "es" for w in words)
+    """Whether a class name is one of the words, plural or not (*album* and *albums*, *country*
+    and *countries*).
+
+    >>> _same_noun("country", ["countries"]), _same_noun("continent", ["countries"])
+    (True, False)
+    """
+    return any((singular(w) or w) == (singular(name) or name) for w in words)
 
 
 def _function_match(candidate: Candidate, cues: Cues) -> float:
