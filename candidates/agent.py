@@ -113,9 +113,13 @@ class Agent:
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2, each=3)
         # a node the question names by a value (a title, a name) is where a path starts: one
-        # more hop from the best two-hop readings that began there
-        named_starts = {_X.sub("?m", b.steps[0]) for b in firsts if b.names_answer}
-        third = [c for g in grown[:beam] if g.steps[0] in named_starts for c in self._next_hops(view, g, "?m3", "?c6")]
+        # more hop from the best two-hop readings that began there (not from a class joined
+        # with it, which starts from all its instances)
+        named_starts = {
+            _X.sub("?m", b.steps[0]) for b in firsts if b.names_answer and not b.steps[0].startswith(_TYPED)
+        }
+        from_named = [g for g in grown if g.steps[0] in named_starts][:beam]
+        third = [c for g in from_named for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
         grown += self._intersections(view, firsts[:beam] + grown[:beam])
         if cues.same:

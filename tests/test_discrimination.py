@@ -53,6 +53,7 @@ s:hasOffer rdfs:label "has offer" ; rdfs:domain s:Product ; rdfs:range s:Offer .
 s:amount rdfs:label "amount" ; rdfs:domain s:Offer ; rdfs:range xsd:decimal .
 s:soldBy rdfs:label "sold by" ; rdfs:domain s:Product ; rdfs:range s:Shop .
 s:city rdfs:label "city" ; rdfs:domain s:Shop ; rdfs:range xsd:string .
+s:shopName rdfs:label "shop name" ; rdfs:domain s:Shop ; rdfs:range xsd:string .
 s:weight rdfs:label "weight" ; rdfs:domain s:Product ; rdfs:range xsd:decimal .
 s:warranty rdfs:label "warranty" ; rdfs:domain s:Product ; rdfs:range xsd:integer .
 
@@ -69,8 +70,8 @@ d:OfferDrill a s:Offer ; s:amount 89.0 .
 d:OfferKite a s:Offer ; s:amount 12.0 .
 d:OfferPuzzle a s:Offer ; s:amount 9.5 .
 d:OfferAtlas a s:Offer ; s:amount 30.0 .
-d:Bolt a s:Shop ; s:city "Leipzig" .
-d:Volt a s:Shop ; s:city "Dresden" .
+d:Bolt a s:Shop ; s:city "Leipzig" ; s:shopName "Ironmongery Nord" .
+d:Volt a s:Shop ; s:city "Dresden" ; s:shopName "Elektro Sued" .
 """
 D = "http://example.org/shop/data/"
 
@@ -131,6 +132,7 @@ GOLD = [
     ),  # fmt: skip
     ("Which shop is in Leipzig?", "lookup", {"Bolt"}),
     ("Give the weight and the warranty of the Hammer.", "columns", {"1.2", "2"}),  # values of a named entity
+    ("What do the products of the shop Ironmongery Nord weigh?", "lookup", {"1.2", "0.8", "1.0"}),  # three hops
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
 ]
 
