@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from nl2sparql.candidates.anchors import anchors_of
+from nl2sparql.candidates.anchors import anchors_of, naming
 from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues
 from nl2sparql.candidates.graph import GraphView
@@ -191,7 +191,7 @@ class Agent:
                 for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
                     hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
                     if hop is not None:
-                        yield replace(_base(hop, anchor), names_answer=anchor.unique)
+                        yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
 
     def _next_hops(
         self, view: GraphView, base: Candidate, middle: str = "?m", helper: str = "?c2"

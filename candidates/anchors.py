@@ -43,7 +43,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     for value in values[: limits.values]:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
-        names = getattr(value, "count", 0) <= len(value.predicates) and any(_naming(p) for p in value.predicates[:3])
+        names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
 
@@ -53,7 +53,7 @@ def _common_word(entity: Any) -> bool:
     return getattr(entity, "match", "") == "partial" and " " not in mention.strip() and mention.islower()
 
 
-def _naming(predicate: str) -> bool:
+def naming(predicate: str) -> bool:
     """Whether a predicate names its subject (``name``, ``title``, ``label``, ``firstName``)."""
     local = re.split(r"[/#]", predicate)[-1].lower()
     return any(word in local for word in ("name", "title", "label"))

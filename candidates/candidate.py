@@ -50,7 +50,8 @@ class Candidate:
     source: str = "graph"
     #: what the answer is, where the agent looked: "uri" (a node) or "literal" (a value)
     answer_kind: str = ""
-    #: the answer is a node the question itself names (by a title or a name it holds alone)
+    #: the answer is a node the question itself names (by a title or a name it holds: *how
+    #: many albums has Iron Maiden released* counts no album titled *Iron Maiden*)
     names_answer: bool = False
     #: "named": the answer nodes are of a class the question names; "other": only of other
     #: classes; "": not known (no class named, or the answers are values)
