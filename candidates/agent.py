@@ -125,7 +125,11 @@ class Agent:
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
-        pool = [self._typed(view, c, classes) for c in self._best(question, firsts + grown, scores, beam)]
+        ranked = self._best(question, firsts + grown, scores, beam * 2)
+        pool = [self._typed(view, c, classes) for c in ranked[:beam]]
+        if _reads_attributes(cues):  # the things themselves may rank below readings of their values
+            nodes = (self._typed(view, c, classes) for c in ranked[beam:])
+            pool += [c for c in nodes if c.answer_kind == "uri"][: beam // 2]
         final = list(pool)
         if cues.yes_no:
             typed = [self._typed(view, c, classes) for c in self._best(question, firsts + grown, scores, beam * 2)]
@@ -332,6 +336,11 @@ class Agent:
                 numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
                 dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
                 yield replace(hop, dated=dated), numeric
+
+
+def _reads_attributes(cues: Cues) -> bool:
+    """Whether the cues open an operator over the values of the nodes a base finds."""
+    return bool(cues.ranking or cues.compare or cues.aggregates or cues.per_group or cues.negation or cues.columns)
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:
