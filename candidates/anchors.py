@@ -39,13 +39,28 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     ]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
     operands = _operands(cues) if cues is not None else set()
-    values = [v for v in grounding.values if v.match in WHOLE_VALUE_MATCHES and _number(v.value) not in operands]
+    values = [
+        v
+        for v in grounding.values
+        if v.match in WHOLE_VALUE_MATCHES and _number(v.value) not in operands and not _common_name(v)
+    ]
     for value in values[: limits.values]:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _common_name(value: Any) -> bool:
+    """A name the question writes as a common word: *money* is not the artist *Money*.
+
+    >>> from nl2sparql.kg.grounding import ValueMatch
+    >>> [_common_name(ValueMatch("Money", None, (), mention, 1.0)) for mention in ("money", "Money")]
+    [True, False]
+    """
+    mention = value.mention.strip()
+    return " " not in mention and mention.islower() and value.value != value.value.lower()
 
 
 def _common_word(entity: Any) -> bool:

@@ -148,8 +148,9 @@ def ranked_groups(
              f"Rank ?g by ?n in {order} order and {window}.", "The answer is ?g.")  # fmt: skip
     direction = "DESC" if descending else "ASC"
     tail = f"GROUP BY ?g ORDER BY {direction}({measure}) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
+    # the answer is ?g, whose class the base's (that of ?x) does not tell
     return replace(base, shape="rank-group", steps=steps, patterns=patterns, head="SELECT ?g", tail=tail,
-                   hops=base.hops + 1, answer_kind="uri")  # fmt: skip
+                   hops=base.hops + 1, answer_kind="uri", answer_class="")  # fmt: skip
 
 
 def _as_group(hop: Hop) -> Hop:

@@ -60,8 +60,15 @@ def realised_shapes(candidate: Candidate) -> frozenset[str]:
     return frozenset(found)
 
 
-def asked_shapes(cues: Cues) -> set[str]:
-    """The shapes the cues open."""
+def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]:
+    """The shapes the cues open. Groups are ranked by a number of things or by a total
+    (*the most albums*, *spent the most money*): whichever measure a candidate ``realised``
+    is the one asked.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> sorted(asked_shapes(read_cues("Which customer has spent the most money?"), frozenset({"aggregate"})))
+    ['aggregate', 'group', 'rank']
+    """
     opened = {
         "count": cues.count or cues.group_rank,
         "yes-no": cues.yes_no,
@@ -74,13 +81,16 @@ def asked_shapes(cues: Cues) -> set[str]:
         "contains": cues.contains is not None,
         "same": cues.same,
     }
-    return {shape for shape, on in opened.items() if on}
+    asked = {shape for shape, on in opened.items() if on}
+    if cues.group_rank and "aggregate" in realised and "count" in asked and not cues.count:
+        asked = (asked - {"count"}) | {"aggregate"}
+    return asked
 
 
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
-    asked = asked_shapes(cues)
     realised = realised_shapes(candidate)
+    asked = asked_shapes(cues, realised)
     used = set(candidate.anchors)
     strong = [name for name in named if name]
     return {
