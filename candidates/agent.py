@@ -34,7 +34,7 @@ from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, edge_of
-from nl2sparql.candidates.shapes import is_number, mentioned, operators, with_many_columns
+from nl2sparql.candidates.shapes import difference, is_number, mentioned, operators, with_many_columns
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
@@ -143,6 +143,8 @@ class Agent:
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
+        if cues.difference:
+            final += self._differences(view, ranked, anchors, question, cues.difference)
         final = _unique(final)[: self.limits.max_candidates]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
@@ -287,6 +289,29 @@ class Agent:
                 found.append(with_many_columns(Candidate("lookup", (), (), anchors=(anchor.name,)), named, False))
         return found
 
+    def _differences(
+        self, view: GraphView, readings: Sequence[Candidate], anchors: Sequence[Anchor], question: str, order: str
+    ) -> list[Candidate]:
+        """One number at two named items of a kind, and its difference (*by how much did the
+        life expectancy in China grow between 1952 and 2007*): a reading that finds a number
+        from the first item, read again from the second (``order``: :attr:`Cues.difference`)."""
+        text = question.lower()
+        operands = sorted((a for a in anchors if a.kind != "class" and _at(a, text) >= 0), key=lambda a: _at(a, text))
+        found: list[Candidate] = []
+        for first, second in itertools.combinations(operands, 2):
+            for reading in readings if first.kind == second.kind else ():
+                if first.name not in reading.anchors or second.name in reading.anchors:
+                    continue
+                sample = view.sample(reading.patterns, "?x", 1)
+                if not sample or sample[0].type != "literal" or not _numeric(sample[0].value):
+                    continue
+                other = _swapped(reading, first, second)
+                if view.reaches(other.patterns):
+                    found.append(difference(reading, other, order == "later"))
+                if len(found) >= self.limits.beam:
+                    return found
+        return found
+
     # -- attributes ------------------------------------------------------------------------
 
     def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
@@ -336,6 +361,21 @@ class Agent:
                 numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
                 dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
                 yield replace(hop, dated=dated), numeric
+
+
+def _at(anchor: Anchor, text: str) -> int:
+    """Where the question (lower-cased) writes an anchor's name, or -1."""
+    return text.find(anchor.name.strip('"').lower())
+
+
+def _swapped(reading: Candidate, first: Anchor, second: Anchor) -> Candidate:
+    """``reading`` from ``second`` where it started from ``first``."""
+    return replace(
+        reading,
+        steps=tuple(s.replace(first.name, second.name) for s in reading.steps),
+        patterns=tuple(p.replace(first.term, second.term) for p in reading.patterns),
+        anchors=tuple(second.name if a == first.name else a for a in reading.anchors),
+    )
 
 
 def _reads_attributes(cues: Cues) -> bool:

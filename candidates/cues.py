@@ -109,6 +109,9 @@ class Cues:
     contains: str | None = None  # a word the answer's name must contain
     #: the question asks for things, not a number (*which country had the highest ...*)
     things: bool = False
+    #: a difference of one value at two named items: "later" (the second named minus the
+    #: first: *how much did it grow between 1952 and 2007*) or "first" (*how much more ... than*)
+    difference: str | None = None
     text: str = ""  # the question's words, lower-cased, punctuation dropped
 
     @property
@@ -122,6 +125,7 @@ class Cues:
         found += ["window"] if self.window else []
         found += ["compare"] if self.compare else []
         found += ["contains"] if self.contains else []
+        found += ["difference"] if self.difference else []
         return tuple(found + [f"aggregate:{a}" for a in self.aggregates])
 
 
@@ -177,15 +181,39 @@ def read_cues(question: str) -> Cues:
         same=bool(_SAME.search(text)),
         contains=_contained(question),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
+        difference=_difference(text),
         text=" ".join(re.findall(r"\w+", text)),
     )
 
 
+_HOW_MUCH = re.compile(r"\b(?:how much|difference between|how many more|how many fewer)\b")
+_GROWTH = re.compile(
+    r"\b(?:grow|grew|grown|increased?|rise|rose|risen|gain(?:ed)?|change[sd]?)\b.*\b(?:between|from)\b"
+)
+_DECLINE = re.compile(r"\b(?:fall|fell|fallen|drop(?:ped)?|decreased?|declined?|shrink|shrank)\b.*\b(?:between|from)\b")
+_DIFFERENCE = re.compile(
+    r"\bdifference between\b|\b(?:more|less|higher|lower|larger|smaller|bigger|greater|fewer)\b.*\bthan\b"
+)
 _THINGS = re.compile(
     r"^(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
 )
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
+
+
+def _difference(text: str) -> str | None:
+    """Which way a difference the question asks for goes, or ``None`` (see :attr:`Cues.difference`).
+
+    >>> [_difference(t) for t in ("by how much did it grow between 1952 and 2007",
+    ...  "how much did it fall from 1990 to 2000", "what is the difference between a and b",
+    ...  "how much did it cost")]
+    ['later', 'first', 'first', None]
+    """
+    if not _HOW_MUCH.search(text):
+        return None
+    if _GROWTH.search(text):
+        return "later"
+    return "first" if _DECLINE.search(text) or _DIFFERENCE.search(text) else None
 
 
 def _counted(text: str) -> str:

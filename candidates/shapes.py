@@ -237,6 +237,38 @@ def with_columns(base: Candidate, attribute: Hop) -> Candidate:
     )
 
 
+def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
+    """The number ``second`` finds minus the one ``first`` finds (``later``), or the other way
+    round; each reading keeps its own helper nodes.
+
+    >>> a = Candidate("lookup", ("Find the height of A, assign it to ?x.", _ANSWER), ("<A> <h> ?x .",))
+    >>> b = Candidate("lookup", ("Find the height of B, assign it to ?x.", _ANSWER), ("<B> <h> ?x .",))
+    >>> d = difference(a, b, later=True)
+    >>> d.head, d.steps[-2]
+    ('SELECT ((?b - ?a) AS ?d)', 'Compute ?b minus ?a, assign it to ?d.')
+    """
+    a = _answer_named(first, "?a", "")
+    b = _answer_named(second, "?b", "_b")
+    minuend, subtrahend = ("?b", "?a") if later else ("?a", "?b")
+    steps = (*a.steps, *b.steps, f"Compute {minuend} minus {subtrahend}, assign it to ?d.", "The answer is ?d.")
+    return replace(
+        first, shape="difference", steps=steps, patterns=a.patterns + b.patterns,
+        head=f"SELECT (({minuend} - {subtrahend}) AS ?d)", anchors=tuple(dict.fromkeys(first.anchors + second.anchors)),
+        hops=max(first.hops, second.hops), answer_kind="literal", names_answer=False, answer_class="",
+    )  # fmt: skip
+
+
+def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
+    """``reading`` without its answer line, ``?x`` called ``answer`` and its helpers suffixed."""
+
+    def renamed(text: str) -> str:
+        text = re.sub(r"\?(?!x\b)(\w+)", lambda m: f"?{m.group(1)}{suffix}", text)
+        return re.sub(r"\?x\b", answer, text)
+
+    steps = tuple(renamed(s) for s in _without_answer(reading))
+    return replace(reading, steps=steps, patterns=tuple(renamed(p) for p in reading.patterns))
+
+
 def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 

@@ -43,6 +43,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Make sure \?\w+ contains "), "contains"),
     (re.compile(r"^The answer is whether "), "yes-no"),
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
+    (re.compile(r"^Compute \?\w+ minus "), "difference"),
 )
 
 
@@ -80,6 +81,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "columns": cues.columns,
         "contains": cues.contains is not None,
         "same": cues.same,
+        "difference": cues.difference is not None,
     }
     asked = {shape for shape, on in opened.items() if on}
     if cues.group_rank and "aggregate" in realised and "count" in asked and not cues.count:
