@@ -33,9 +33,10 @@ from nl2sparql.candidates.anchors import anchors_of, naming
 from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues
 from nl2sparql.candidates.graph import GraphView
-from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, edge_of
-from nl2sparql.candidates.shapes import difference, is_number, mentioned, operators, with_many_columns
+from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
+from nl2sparql.candidates.shapes import attribute_words, difference, is_number, mentioned, operators, with_many_columns
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
+from nl2sparql.kg.grounding import singular
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
 
@@ -56,6 +57,8 @@ RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _TYPED = "Find the entity whose type is "
 _CLASS_OF = re.compile(r"^Find the type of ")
 _ANSWER = "The answer is ?x."
+#: the bank's statements (most used first) read for attributes a question names with nothing grounded
+ATTRIBUTE_STATEMENTS = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +107,7 @@ class Agent:
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
             return scorer.scores(question, found, cues, named)
 
-        every = [b for a in anchors for b in self._bases(view, a)]
+        every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
         bases = self._best(question, every, scores, beam * 2)
         # a class the question names types the answer: its instances are joined with every base
         typed = [b for b in every if b.steps[0].startswith(_TYPED)]
@@ -198,6 +201,25 @@ class Agent:
                     hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
                     if hop is not None:
                         yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
+
+    def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
+        """With nothing grounded, the values of the attributes the question names (*which
+        years does the data cover*: the year of every observation), at most ``beam`` of them."""
+        asked = {singular(w) or w for w in text.split()}
+        found = []
+        statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
+        for statement in statements:
+            words = attribute_words(f"Find {body(statement)}").split()
+            if not words or words[0] == "type" or not {singular(w) or w for w in words} <= asked:
+                continue
+            hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
+            if view.reaches(hop.patterns):
+                # of every holder, so the sentence names none (*the year of an observation*)
+                sentence = _ANY_HOLDER.sub(_any_holder, hop.sentence, count=1).replace(" ?m,", ",")
+                found.append(Candidate("lookup", (sentence, _ANSWER), hop.patterns))
+            if len(found) >= self.limits.beam:
+                break
+        return found
 
     def _next_hops(
         self, view: GraphView, base: Candidate, middle: str = "?m", helper: str = "?c2"
@@ -361,6 +383,14 @@ class Agent:
                 numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
                 dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
                 yield replace(hop, dated=dated), numeric
+
+
+_ANY_HOLDER = re.compile(r" of the (\w)")
+
+
+def _any_holder(match: re.Match[str]) -> str:
+    """*of the observation* as *of an observation*."""
+    return f" of {'an' if match.group(1) in 'aeiou' else 'a'} {match.group(1)}"
 
 
 def _at(anchor: Anchor, text: str) -> int:

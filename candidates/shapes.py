@@ -187,7 +187,7 @@ def keeps_subject(text: str, attributes: Sequence[Hop]) -> bool:
     >>> keeps_subject("give the population and the gdp of brazil", [])
     False
     """
-    if any({"name", "title"} & set(_attribute_words(hop.sentence).split()) for hop in attributes):
+    if any({"name", "title"} & set(attribute_words(hop.sentence).split()) for hop in attributes):
         return False
     return bool(_WITH_THEIR.search(text))
 
@@ -206,15 +206,15 @@ def named_at(sentence: str, text: str) -> int:
     >>> named_at("Find the hire date of the employee ?x, assign it to ?v.", "list employees and their hire date")
     25
     """
-    words = _attribute_words(sentence)
+    words = attribute_words(sentence)
     return f" {text} ".find(f" {words} ") if words else -1
 
 
-def _attribute_words(sentence: str) -> str:
+def attribute_words(sentence: str) -> str:
     """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``; a number in
     the words is left out, as questions leave out a standard's (*the ISO 3166-2 code*: *iso code*).
 
-    >>> _attribute_words("Find the iso 3166-2 code of the canton ?x, assign it to ?v.")
+    >>> attribute_words("Find the iso 3166-2 code of the canton ?x, assign it to ?v.")
     'iso code'
     """
     match = re.match(r"Find the (.+?) of ", sentence)
