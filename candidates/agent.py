@@ -269,6 +269,8 @@ class Agent:
             for other in anchors:
                 if other.name in base.anchors or other.kind not in kinds:
                     continue
+                if other.kind == "value" and not _may_hold(base, other):
+                    continue
                 patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
                 steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
                 anchored = base.anchors + (other.name,)
@@ -385,12 +387,25 @@ class Agent:
                 yield replace(hop, dated=dated), numeric
 
 
+_REACHES_X = re.compile(r"^\S+ <([^>]+)> \?x \.$")
 _ANY_HOLDER = re.compile(r" of the (\w)")
 
 
 def _any_holder(match: re.Match[str]) -> str:
     """*of the observation* as *of an observation*."""
     return f" of {'an' if match.group(1) in 'aeiou' else 'a'} {match.group(1)}"
+
+
+def _may_hold(reading: Candidate, value: Anchor) -> bool:
+    """Whether the values a reading finds may be ``value``: the predicate that reaches ``?x``
+    is one the value is an object of (*Johnson* is a last name, never a city).
+
+    >>> reading = Candidate("lookup", (), ("?m <http://x/city> ?x .",))
+    >>> _may_hold(reading, Anchor('"Johnson"', '"Johnson"', "value", 1.0, ("http://x/lastName",)))
+    False
+    """
+    reaching = {m.group(1) for p in reading.patterns if (m := _REACHES_X.match(p))}
+    return not reaching or not value.predicates or bool(reaching & set(value.predicates))
 
 
 def _at(anchor: Anchor, text: str) -> int:
