@@ -128,10 +128,11 @@ class Agent:
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
+        best = self._best(question, firsts + grown, scores, beam)
+        pool = [self._typed(view, c, classes) for c in best]
         ranked = self._best(question, firsts + grown, scores, beam * 2)
-        pool = [self._typed(view, c, classes) for c in ranked[:beam]]
         if _reads_attributes(cues):  # the things themselves may rank below readings of their values
-            nodes = (self._typed(view, c, classes) for c in ranked[beam:])
+            nodes = (self._typed(view, c, classes) for c in ranked if c not in best)
             pool += [c for c in nodes if c.answer_kind == "uri"][: beam // 2]
         final = list(pool)
         if cues.yes_no:
