@@ -72,9 +72,10 @@ _AGGREGATES = (
 )
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
 _NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
+_BY_TOTAL = re.compile(r"\b(?:spent|spends|spend|earned|earns|sold|sells|bought|buys|paid|pays) the (?:most|least)\b")
 _GROUP_RANK = re.compile(
     r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:ous|ive|ful|al|ic|able|est|er|ed|ing|ly)\b)(?:\w+\s+)?\w+s\b"
-    r"|\bby (?:the )?number of\b|\b(?:spent|spends|earned|sold|bought) the most\b"
+    r"|\bby (?:the )?number of\b|" + _BY_TOTAL.pattern
 )
 _VALUE = re.compile(
     r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall)\b"
@@ -104,6 +105,7 @@ class Cues:
     columns: bool = False
     value: bool = False  # the question asks for a value (when, what year, how long)
     group_rank: bool = False  # a ranking by a number of things (*the most albums*, *by number of tracks*)
+    by_total: bool = False  # ... or by a total of an amount (*spent the most*)
     counted: str = ""  # the words naming what is counted (*albums* in *how many albums*, *the most albums*)
     same: bool = False  # others that share something with a named item (*the same currency as Ecuador*)
     contains: str | None = None  # a word the answer's name must contain
@@ -177,6 +179,7 @@ def read_cues(question: str) -> Cues:
         columns=bool(_COLUMNS.search(text)),
         value=bool(_VALUE.search(text)),
         group_rank=bool(_GROUP_RANK.search(text)),
+        by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),
         same=bool(_SAME.search(text)),
         contains=_contained(question),

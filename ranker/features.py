@@ -62,9 +62,9 @@ def realised_shapes(candidate: Candidate) -> frozenset[str]:
 
 
 def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]:
-    """The shapes the cues open. Groups are ranked by a number of things or by a total
-    (*the most albums*, *spent the most money*): whichever measure a candidate ``realised``
-    is the one asked.
+    """The shapes the cues open. Groups are ranked by a number of things (*the most albums*)
+    or, where the question says so, by a total (*spent the most money*), whichever measure a
+    candidate ``realised``.
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> sorted(asked_shapes(read_cues("Which customer has spent the most money?"), frozenset({"aggregate"})))
@@ -84,7 +84,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "difference": cues.difference is not None,
     }
     asked = {shape for shape, on in opened.items() if on}
-    if cues.group_rank and "aggregate" in realised and "count" in asked and not cues.count:
+    if cues.by_total and "aggregate" in realised and "count" in asked and not cues.count:
         asked = (asked - {"count"}) | {"aggregate"}
     return asked
 
