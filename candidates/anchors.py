@@ -8,6 +8,7 @@ weak and partial matches, and the numbers the question uses as operands, are lef
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
@@ -26,17 +27,18 @@ WHOLE_VALUE_MATCHES = frozenset({"exact", "article", "number", "date", "year"})
 def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[Anchor]:
     """The grounded items a search starts from, best first within each kind.
 
-    Left out: an entity linked far below the best one; one found by a single lower-case word
-    inside a longer name (*capital* in *Australian Capital Territory*: names are written
-    with capitals); a value matched in part; a number the question compares with or ranks
-    by (*more than 12*, *the 6th to 10th*), which is an operand, not a thing."""
+    Left out: an entity linked far below the best one, unless the question writes its whole
+    name apart from the others' (*Europe* beside *mazda rx-7 gs*); one found by a single
+    lower-case word inside a longer name (*capital* in *Australian Capital Territory*: names
+    are written with capitals); a value matched in part; a number the question compares with
+    or ranks by (*more than 12*, *the 6th to 10th*), which is an operand, not a thing."""
     entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e)]
     best = max((float(e.score) for e in entities), default=0.0)
-    found = [
-        Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score))
-        for e in entities
-        if float(e.score) >= RELATIVE_SCORE * best
-    ]
+    kept: list[Any] = []
+    for entity in entities:
+        if float(entity.score) >= RELATIVE_SCORE * best or _named_apart(entity, kept):
+            kept.append(entity)
+    found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
     operands = _operands(cues) if cues is not None else set()
     values = [
@@ -50,6 +52,19 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:
+    """An exact match of the entity's whole name on words no kept entity was found by.
+
+    >>> from types import SimpleNamespace as Link
+    >>> car = Link(span=(9, 22), match="exact")
+    >>> _named_apart(Link(span=(38, 44), match="exact"), [car]), _named_apart(Link(span=(9, 14), match="exact"), [car])
+    (True, False)
+    """
+    start, end = getattr(entity, "span", (0, 0))
+    apart = all(end <= s or start >= e for s, e in (getattr(k, "span", (0, 0)) for k in kept))
+    return getattr(entity, "match", "") == "exact" and end > start and apart
 
 
 def _common_name(value: Any) -> bool:

@@ -36,7 +36,9 @@ _NUMBER = r"(-?\d[\d,]*(?:\.\d+)?|" + "|".join(_WORD_NUMBERS) + r")"
 _ORDINAL = r"(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r")"
 
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b")
-_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b")
+#: *how much* asks an amount (*how much does it weigh*), not how many things:
+#: ``read_cues("How much does the car weigh?").count`` is false
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
 _MOST = re.compile(
     r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last(?! name)|maximum|max|"
     r"heaviest|tallest|richest|youngest|best|expensive|costliest|more|northernmost|easternmost|"
@@ -48,6 +50,11 @@ _LEAST = re.compile(
 )
 _TOP = re.compile(rf"\b(?:top|first|last|the|which|what)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
+#: comparatives that mean less of the measure they speak of
+_LESSER = (
+    "shorter", "lighter", "younger", "cheaper", "earlier", "slower", "narrower", "thinner", "closer", "nearer",
+    "weaker", "poorer", "colder", "cooler", "shallower", "lesser",
+)  # fmt: skip
 _COMPARE = (
     (re.compile(rf"\b(?:more|greater|higher|larger|bigger|over|above)\s+(?:than\s+)?{_NUMBER}"), "greater than"),
     (re.compile(rf"\b(?:less|fewer|lower|smaller|under|below)\s+(?:than\s+)?{_NUMBER}"), "less than"),
@@ -57,6 +64,9 @@ _COMPARE = (
     (re.compile(rf"\b(?:south|west) of (?:\w+\s+)?{_NUMBER}"), "less than"),
     (re.compile(r"\b(?:after|since)\s+(\d{4})\b"), "after"),
     (re.compile(r"\bbefore\s+(\d{4})\b"), "before"),
+    # any other comparative of degree (*longer than 80*, *lighter than 2000*)
+    (re.compile(rf"\b(?:{'|'.join(_LESSER)})\s+than\s+{_NUMBER}"), "less than"),
+    (re.compile(rf"\b\w{{2,}}er\s+than\s+{_NUMBER}"), "greater than"),
 )  # fmt: skip
 _AGGREGATES = (
     (re.compile(r"\b(average|mean)\b"), "average"),

@@ -212,13 +212,19 @@ def named_at(sentence: str, text: str) -> int:
 
 def attribute_words(sentence: str) -> str:
     """*hire date* of ``Find the hire date of the employee ?x, assign it to ?v.``; a number in
-    the words is left out, as questions leave out a standard's (*the ISO 3166-2 code*: *iso code*).
+    the words is left out, as questions leave out a standard's (*the ISO 3166-2 code*: *iso
+    code*), and so is a unit (*the weight in pounds*: *weight*).
 
     >>> attribute_words("Find the iso 3166-2 code of the canton ?x, assign it to ?v.")
     'iso code'
+    >>> attribute_words("Find the weight in pounds of the car ?x, assign it to ?v.")
+    'weight'
     """
     match = re.match(r"Find the (.+?) of ", sentence)
-    return " ".join(w for w in re.findall(r"[^\W\d_]+", match.group(1).lower())) if match else ""
+    if match is None:
+        return ""
+    words = " ".join(re.findall(r"[^\W\d_]+", match.group(1).lower()))
+    return re.sub(r"(?<=\w) in \w+( \w+)?$", "", words)
 
 
 def negated(base: Candidate, attribute: Hop) -> Candidate:
@@ -269,6 +275,13 @@ def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
     return replace(reading, steps=steps, patterns=tuple(renamed(p) for p in reading.patterns))
 
 
+def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
+    """The relations ``?x`` may be grouped by: not its type where the base has typed it (one
+    group, of the class the base asks for)."""
+    typed = any(step.startswith("Find the entity whose type is ") for step in base.steps)
+    return [hop for hop in others if not (typed and hop.sentence.startswith("Find the type of "))]
+
+
 def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 
@@ -289,7 +302,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 yield ranked(base, attribute, False, offset, keep)
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, cues.most or not cues.least)
-        for group in others if cues.group_rank or cues.count or cues.per_group else ():
+        for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
@@ -304,7 +317,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         for attribute in numbers:
             yield aggregated(base, attribute, function)
     if cues.per_group:
-        for group in others:
+        for group in _group_keys(base, others):
             yield grouped(base, group, None, None)
             for function in cues.aggregates:
                 for attribute in numbers:

@@ -26,6 +26,7 @@ from nl2sparql.kg.grounding import singular
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
+    "answers_type",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -111,6 +112,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         # the currency of India*); answering only other classes is
         "answer_class": -1.0 if candidate.answer_class == "other" else 0.0,
         "words_covered": _words_covered(candidate, cues),
+        "answers_type": _answers_type(candidate, cues),
     }
 
 
@@ -145,6 +147,23 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
     return len(asked & _content(" ".join(candidate.steps))) / len(asked) if asked else 0.0
 
 
+_ASKS_TYPE = re.compile(r"\b(?:type|types|kind|kinds|sort|class|classes|category|categories)\b")
+
+
+def _answers_type(candidate: Candidate, cues: Cues) -> float:
+    """1 when the answer is the class of a node (*the type of X*) and the question asks for no
+    type, kind or class of anything.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> c = Candidate("lookup", ("Find the type of X, assign it to ?x.", "The answer is ?x."), ())
+    >>> _answers_type(c, read_cues("When was X built?")), _answers_type(c, read_cues("What kind of thing is X?"))
+    (1.0, 0.0)
+    """
+    last = [step for step in candidate.steps if step.startswith("Find ")][-1:]
+    typed = bool(last) and last[0].startswith("Find the type of ") and last[0].endswith("assign it to ?x.")
+    return float(typed and not _ASKS_TYPE.search(cues.text))
+
+
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     """1 when the value an operator ranks, compares or computes (``?v``), or a column lists
     (``?v1``, ...), is one the question names in its own words (*the largest population*: the
@@ -154,8 +173,30 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the population of the observation ?m, assign it to ?v.",)
     >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which country had the largest population?"))
     1.0
+    >>> steps = ("Find the weight in pounds of the car ?x, assign it to ?v.",)
+    >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which car is the lightest?"))
+    1.0
     """
-    return float(any(named_at(step, cues.text) >= 0 for step in candidate.steps if _ASSIGNS_VALUE.search(step)))
+    text = " ".join((cues.text, *(noun for word in cues.text.split() for noun in _MEASURED_BY.get(word, ()))))
+    return float(any(named_at(step, text) >= 0 for step in candidate.steps if _ASSIGNS_VALUE.search(step)))
+
+
+#: the measure an adjective of degree speaks of (*the lightest*: a weight), in English at large
+_MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("heavy", "heavier", "heaviest", "light", "lighter", "lightest"): ("weight", "mass"),
+    ("long", "longer", "longest", "short", "shorter", "shortest"): ("length", "duration"),
+    ("tall", "taller", "tallest"): ("height",),
+    ("old", "older", "oldest", "young", "younger", "youngest"): ("age", "birth date"),
+    ("cheap", "cheaper", "cheapest", "expensive", "costliest", "pricier", "priciest"): ("price", "cost"),
+    ("fast", "faster", "fastest", "slow", "slower", "slowest", "quickest"): ("speed",),
+    ("rich", "richer", "richest", "poor", "poorer", "poorest"): ("wealth", "income"),
+    ("big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"): ("size", "area"),
+    ("populous",): ("population",),
+    ("deep", "deeper", "deepest"): ("depth",),
+    ("wide", "wider", "widest"): ("width",),
+    ("hot", "hotter", "hottest", "cold", "colder", "coldest", "warmest", "coolest"): ("temperature",),
+}
+_MEASURED_BY: dict[str, tuple[str, ...]] = {word: nouns for words, nouns in _MEASURES.items() for word in words}
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:

@@ -27,7 +27,8 @@ from nl2sparql.ranker.reading import reading
 #: answering with the very node the question names (*the album Let There Be Rock*) is as unlikely
 #: as an operator it never asks for; ranking by a value the question names breaks ties too, and
 #: answer nodes of none of the classes the question names cost as much as a named item unused;
-#: using every content word of the question counts as much as using every named item
+#: using every content word of the question counts as much as using every named item, and
+#: answering the class of a node when the question asks for no type costs as much
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -42,6 +43,7 @@ WEIGHTS: Mapping[str, float] = {
     "attribute_named": 0.1,
     "answer_class": 0.15,
     "words_covered": 0.15,
+    "answers_type": -0.15,
 }
 
 
