@@ -31,12 +31,11 @@ from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, naming
 from nl2sparql.candidates.candidate import Anchor, Candidate
-from nl2sparql.candidates.cues import Cues, read_cues
+from nl2sparql.candidates.cues import Cues, read_cues, singular_word
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import attribute_words, difference, is_number, mentioned, operators, with_many_columns
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
-from nl2sparql.kg.grounding import singular
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
 
@@ -206,12 +205,12 @@ class Agent:
     def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
         """With nothing grounded, the values of the attributes the question names (*which
         years does the data cover*: the year of every observation), at most ``beam`` of them."""
-        asked = {singular(w) or w for w in text.split()}
+        asked = {singular_word(w) for w in text.split()}
         found = []
         statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
         for statement in statements:
             words = attribute_words(f"Find {body(statement)}").split()
-            if not words or words[0] == "type" or not {singular(w) or w for w in words} <= asked:
+            if not words or words[0] == "type" or not {singular_word(w) for w in words} <= asked:
                 continue
             hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
             if view.reaches(hop.patterns):

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from nl2sparql.kg.grounding import singular
+
 _WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
@@ -171,6 +173,15 @@ def _compare(text: str) -> tuple[str, str] | None:
         if match:
             return op, number_value(match.group(1))
     return None
+
+
+def singular_word(word: str) -> str:
+    """A word in the singular as the grounder reads plurals (*countries*: *country*).
+
+    >>> singular_word("countries"), singular_word("status")
+    ('country', 'status')
+    """
+    return singular(word) or word
 
 
 def read_cues(question: str) -> Cues:

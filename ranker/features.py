@@ -19,9 +19,8 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.cues import Cues, singular_word
 from nl2sparql.candidates.shapes import named_at
-from nl2sparql.kg.grounding import singular
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -131,7 +130,7 @@ _STOP = frozenset(
 def _content(text: str) -> set[str]:
     """The content words of a text, lower-cased, a plural ``s`` dropped."""
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return {singular(w) or w for w in words if len(w) > 1 and w not in _STOP}
+    return {singular_word(w) for w in words if len(w) > 1 and w not in _STOP}
 
 
 def _words_covered(candidate: Candidate, cues: Cues) -> float:
@@ -218,7 +217,7 @@ def _same_noun(name: str, words: Sequence[str]) -> bool:
     >>> _same_noun("country", ["countries"]), _same_noun("continent", ["countries"])
     (True, False)
     """
-    return any((singular(w) or w) == (singular(name) or name) for w in words)
+    return any(singular_word(w) == singular_word(name) for w in words)
 
 
 def _function_match(candidate: Candidate, cues: Cues) -> float:
