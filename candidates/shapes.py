@@ -130,10 +130,17 @@ def grouped(base: Candidate, group: Hop, attribute: Hop | None, function: str | 
 
 
 def ranked_groups(
-    base: Candidate, group: Hop, attribute: Hop | None, descending: bool, offset: int, keep: int
+    base: Candidate,
+    group: Hop,
+    attribute: Hop | None,
+    descending: bool,
+    offset: int,
+    keep: int,
+    function: str = "sum",
 ) -> Candidate:
-    """The ``?g`` with the most (or fewest) ``?x``, or the largest total of their ``?v``
-    (*the artists with the most albums*, *the customer who spent the most*)."""
+    """The ``?g`` with the most (or fewest) ``?x``, or the largest total (or ``function``:
+    average, ...) of their ``?v`` (*the artists with the most albums*, *the customer who spent
+    the most*, *the species with the highest average body mass*)."""
     group = _as_group(group)
     order = "descending" if descending else "ascending"
     window = _kept(offset, keep)
@@ -141,7 +148,7 @@ def ranked_groups(
         measure, sentence = "COUNT(DISTINCT ?x)", "Count ?x for each ?g, assign it to ?n."
         patterns = base.patterns + group.patterns
     else:
-        measure, sentence = "SUM(?v)", "Compute the sum of ?v for each ?g, assign it to ?n."
+        measure, sentence = f"{_FUNCTIONS[function]}(?v)", f"Compute the {function} of ?v for each ?g, assign it to ?n."
         patterns = base.patterns + group.patterns + attribute.patterns
     extra = (attribute.sentence,) if attribute is not None else ()
     steps = (*_without_answer(base), group.sentence, *extra, sentence,
@@ -306,6 +313,13 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
+        # *which species has the highest average body mass*: groups ranked by the function named
+        # (*highest* is the ranking's direction, not a maximum)
+        named = [f for f in cues.aggregates if f not in ("maximum", "minimum")]
+        for group in _group_keys(base, others) if cues.things else ():
+            for function in named:
+                for attribute in numbers:
+                    yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
     if cues.compare:
         for attribute in numbers:
             yield compared(base, attribute, *cues.compare)
