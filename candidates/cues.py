@@ -50,6 +50,8 @@ _LEAST = re.compile(
     r"\b(least|lowest|smallest|shortest|earliest|first(?! name)|oldest|minimum|min|cheapest|fewest|lightest|"
     r"poorest|worst|southernmost|westernmost|furthest south|farthest south|furthest west|farthest west)\b"
 )
+#: *more than 100* compares with a number; it ranks nothing
+_THAN_NUMBER = re.compile(rf"\bmore\s+than\s+{_NUMBER}")
 _TOP = re.compile(rf"\b(?:top|first|last|the|which|what)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
 #: comparatives that mean less of the measure they speak of
@@ -190,7 +192,7 @@ def read_cues(question: str) -> Cues:
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
         count=bool(_COUNT.search(text)),
-        most=bool(_MOST.search(text)),
+        most=bool(_MOST.search(_THAN_NUMBER.sub(" ", text))),
         least=bool(_LEAST.search(text)),
         window=_window(text),
         compare=_compare(text),

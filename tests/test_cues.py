@@ -18,7 +18,7 @@ CASES = [
     ("Give the name and ISO code of every canton of Switzerland.", {"columns": True}),
     ("Which tracks are longer than 80 minutes?", {"compare": ("greater than", "80")}),
     ("Which cars are lighter than 2000 pounds?", {"compare": ("less than", "2000")}),
-    ("Does the jetta have more than 100 horsepower?", {"compare": ("greater than", "100"), "yes_no": True}),
+    ("Does the jetta have more than 100 horsepower?", {"compare": ("greater than", "100"), "most": False}),
 ]
 
 
