@@ -113,6 +113,7 @@ class Cues:
     least: bool = False
     window: tuple[int, int] | None = None
     compare: tuple[str, str] | None = None
+    compare_unit: str = ""  # the word after the compared number (*80 minutes*), a unit or not
     aggregates: tuple[str, ...] = ()
     per_group: bool = False
     negation: bool = False
@@ -169,6 +170,16 @@ def _window(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _compare_unit(text: str) -> str:
+    """The word right after the number a comparison compares with (*longer than 80 minutes*)."""
+    for pattern, _ in _COMPARE:
+        match = pattern.search(text)
+        if match:
+            after = re.match(r"\s+([a-z]+)", text[match.end() :])
+            return after.group(1) if after else ""
+    return ""
+
+
 def _compare(text: str) -> tuple[str, str] | None:
     for pattern, op in _COMPARE:
         match = pattern.search(text)
@@ -196,6 +207,7 @@ def read_cues(question: str) -> Cues:
         least=bool(_LEAST.search(text)),
         window=_window(text),
         compare=_compare(text),
+        compare_unit=_compare_unit(text),
         aggregates=tuple(name for pattern, name in _AGGREGATES if pattern.search(text)),
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),

@@ -15,6 +15,7 @@ from dataclasses import replace
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
+from nl2sparql.candidates.units import rescaled
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
@@ -73,8 +74,10 @@ def containing(base: Candidate, word: str) -> Candidate:
     return replace(base, shape="contains", steps=steps, patterns=patterns)
 
 
-def compared(base: Candidate, attribute: Hop, op: str, number: str) -> Candidate:
-    """The ``?x`` whose ``?v`` compares with a number the question writes."""
+def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: str = "") -> Candidate:
+    """The ``?x`` whose ``?v`` compares with a number the question writes (in the attribute's
+    unit where the question writes it in another: :func:`~.units.rescaled`)."""
+    number = rescaled(number, asked_unit, attribute.sentence)
     by_year = op in ("after", "before") and attribute.dated and len(number) == 4
     value = f"YEAR(?v) {_SYMBOLS[op]} {number}" if by_year else f"?v {_SYMBOLS[op]} {number}"
     steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
@@ -322,9 +325,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
     if cues.compare:
         for attribute in numbers:
-            yield compared(base, attribute, *cues.compare)
+            yield compared(base, attribute, *cues.compare, cues.compare_unit)
             if cues.count:  # *how many countries had more than ...*
-                yield counted(compared(base, attribute, *cues.compare))
+                yield counted(compared(base, attribute, *cues.compare, cues.compare_unit))
         if cues.yes_no and base.answer_kind == "literal":
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:

@@ -1,0 +1,62 @@
+"""Units of measure: a question writes *80 minutes* where the graph keeps milliseconds.
+
+A comparison's number is read in the unit the question writes after it and rescaled to the
+unit the compared attribute names (*the milliseconds of the track*, *the UTC offset in
+seconds*, *the weight in pounds*), when both are units of one dimension.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nl2sparql.candidates.cues import singular_word
+
+#: a unit's dimension and its size in the dimension's base unit
+UNITS: dict[str, tuple[str, float]] = {
+    "millisecond": ("time", 0.001), "second": ("time", 1.0), "minute": ("time", 60.0), "hour": ("time", 3600.0),
+    "day": ("time", 86400.0), "week": ("time", 604800.0),
+    "millimetre": ("length", 0.001), "millimeter": ("length", 0.001), "mm": ("length", 0.001),
+    "centimetre": ("length", 0.01), "centimeter": ("length", 0.01), "cm": ("length", 0.01),
+    "metre": ("length", 1.0), "meter": ("length", 1.0), "kilometre": ("length", 1000.0),
+    "kilometer": ("length", 1000.0), "km": ("length", 1000.0), "mile": ("length", 1609.344),
+    "foot": ("length", 0.3048), "feet": ("length", 0.3048), "inch": ("length", 0.0254),
+    "gram": ("mass", 1.0), "kilogram": ("mass", 1000.0), "kg": ("mass", 1000.0), "tonne": ("mass", 1e6),
+    "pound": ("mass", 453.59237), "lb": ("mass", 453.59237), "ounce": ("mass", 28.349523125),
+    "byte": ("data", 1.0), "kilobyte": ("data", 1e3), "megabyte": ("data", 1e6), "gigabyte": ("data", 1e9),
+}  # fmt: skip
+
+
+def unit(word: str) -> tuple[str, float] | None:
+    """The dimension and size of a unit word, singular or plural (``None``: no unit)."""
+    return UNITS.get(word) or UNITS.get(singular_word(word))
+
+
+def attribute_unit(sentence: str) -> tuple[str, float] | None:
+    """The unit a ``Find the <attribute> of ...`` sentence names (*the milliseconds of the
+    track*, *the weight in pounds of the car*), or ``None``.
+
+    >>> attribute_unit("Find the utc offset in seconds of the time zone ?x, assign it to ?v.")
+    ('time', 1.0)
+    """
+    match = re.match(r"Find the (.+?) of ", sentence)
+    found = [u for w in re.findall(r"[a-z]+", match.group(1).lower()) if (u := unit(w))] if match else []
+    return found[-1] if found else None
+
+
+def rescaled(number: str, asked: str, sentence: str) -> str:
+    """``number`` in the unit the attribute of ``sentence`` names, when the question wrote it
+    in another unit (``asked``) of the same dimension; else unchanged.
+
+    >>> rescaled("80", "minutes", "Find the milliseconds of the track ?x, assign it to ?v.")
+    '4800000'
+    >>> rescaled("80", "", "Find the milliseconds of the track ?x, assign it to ?v.")
+    '80'
+    """
+    source, target = unit(asked) if asked else None, attribute_unit(sentence)
+    if source is None or target is None or source[0] != target[0] or source[1] == target[1]:
+        return number
+    try:
+        value = float(number) * source[1] / target[1]
+    except ValueError:
+        return number
+    return str(int(round(value))) if abs(value - round(value)) < 1e-9 else f"{value:.6f}".rstrip("0")
