@@ -127,16 +127,24 @@ class Agent:
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
+        # each reading's answer kind and class, looked up once: the best eight and the best
+        # sixteen are the same reading objects (both picked by _best from one list)
+        kinds: dict[int, Candidate] = {}
+
+        def with_kind(reading: Candidate) -> Candidate:
+            if id(reading) not in kinds:
+                kinds[id(reading)] = self._typed(view, reading, classes)
+            return kinds[id(reading)]
+
         best = self._best(question, firsts + grown, scores, beam)
-        pool = [self._typed(view, c, classes) for c in best]
+        pool = [with_kind(c) for c in best]
         ranked = self._best(question, firsts + grown, scores, beam * 2)
         if _reads_attributes(cues):  # the things themselves may rank below readings of their values
-            nodes = (self._typed(view, c, classes) for c in ranked if c not in best)
-            pool += [c for c in nodes if c.answer_kind == "uri"][: beam // 2]
+            nodes = (n for c in ranked if c not in best and (n := with_kind(c)).answer_kind == "uri")
+            pool += itertools.islice(nodes, beam // 2)
         final = list(pool)
         if cues.yes_no:
-            typed = [self._typed(view, c, classes) for c in self._best(question, firsts + grown, scores, beam * 2)]
-            final += self._yes_no(typed, anchors)
+            final += self._yes_no([with_kind(c) for c in ranked], anchors)
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             numbers, others = self._attributes(view, base)

@@ -135,6 +135,12 @@ class Cues:
     def ranking(self) -> bool:
         return self.most or self.least or self.window is not None
 
+    @property
+    def named_functions(self) -> tuple[str, ...]:
+        """The aggregates the question names beyond a ranking's direction: *the highest
+        average* names an average, *the highest* alone names no maximum."""
+        return tuple(f for f in self.aggregates if f not in ("maximum", "minimum"))
+
     def names(self) -> tuple[str, ...]:
         """The cues present, by name (for the trace and the ranker's features)."""
         flags = ("yes_no", "count", "most", "least", "per_group", "negation", "columns", "value", "same")
@@ -170,22 +176,19 @@ def _window(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _compare_unit(text: str) -> str:
-    """The word right after the number a comparison compares with (*longer than 80 minutes*)."""
-    for pattern, _ in _COMPARE:
-        match = pattern.search(text)
-        if match:
-            after = re.match(r"\s+([a-z]+)", text[match.end() :])
-            return after.group(1) if after else ""
-    return ""
+def _comparison(text: str) -> tuple[tuple[str, str] | None, str]:
+    """The comparison the question makes with a number, and the word right after that number
+    (*longer than 80 minutes*: a unit, or any other word).
 
-
-def _compare(text: str) -> tuple[str, str] | None:
+    >>> _comparison("which tracks are longer than 80 minutes"), _comparison("which tracks are long")
+    ((('greater than', '80'), 'minutes'), (None, ''))
+    """
     for pattern, op in _COMPARE:
         match = pattern.search(text)
         if match:
-            return op, number_value(match.group(1))
-    return None
+            after = re.match(r"\s+([a-z]+)", text[match.end() :])
+            return (op, number_value(match.group(1))), after.group(1) if after else ""
+    return None, ""
 
 
 def singular_word(word: str) -> str:
@@ -200,14 +203,15 @@ def singular_word(word: str) -> str:
 def read_cues(question: str) -> Cues:
     """The cues of ``question`` (any case)."""
     text = " ".join(question.lower().split())
+    compare, compare_unit = _comparison(text)
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
         count=bool(_COUNT.search(text)),
         most=bool(_MOST.search(_THAN_NUMBER.sub(" ", text))),
         least=bool(_LEAST.search(text)),
         window=_window(text),
-        compare=_compare(text),
-        compare_unit=_compare_unit(text),
+        compare=compare,
+        compare_unit=compare_unit,
         aggregates=tuple(name for pattern, name in _AGGREGATES if pattern.search(text)),
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),

@@ -77,7 +77,7 @@ def containing(base: Candidate, word: str) -> Candidate:
 def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: str = "") -> Candidate:
     """The ``?x`` whose ``?v`` compares with a number the question writes (in the attribute's
     unit where the question writes it in another: :func:`~.units.rescaled`)."""
-    number = rescaled(number, asked_unit, attribute.sentence)
+    number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
     by_year = op in ("after", "before") and attribute.dated and len(number) == 4
     value = f"YEAR(?v) {_SYMBOLS[op]} {number}" if by_year else f"?v {_SYMBOLS[op]} {number}"
     steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
@@ -230,11 +230,18 @@ def attribute_words(sentence: str) -> str:
     >>> attribute_words("Find the weight in pounds of the car ?x, assign it to ?v.")
     'weight'
     """
-    match = re.match(r"Find the (.+?) of ", sentence)
-    if match is None:
-        return ""
-    words = " ".join(re.findall(r"[^\W\d_]+", match.group(1).lower()))
+    words = " ".join(re.findall(r"[^\W\d_]+", attribute_phrase(sentence)))
     return re.sub(r"(?<=\w) in \w+( \w+)?$", "", words)
+
+
+def attribute_phrase(sentence: str) -> str:
+    """What a ``Find`` sentence reads, as written (lower-cased), or ``""``.
+
+    >>> attribute_phrase("Find the weight in pounds of the car ?x, assign it to ?v.")
+    'weight in pounds'
+    """
+    match = re.match(r"Find the (.+?) of ", sentence)
+    return match.group(1).lower() if match else ""
 
 
 def negated(base: Candidate, attribute: Hop) -> Candidate:
@@ -317,10 +324,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
         # *which species has the highest average body mass*: groups ranked by the function named
-        # (*highest* is the ranking's direction, not a maximum)
-        named = [f for f in cues.aggregates if f not in ("maximum", "minimum")]
         for group in _group_keys(base, others) if cues.things else ():
-            for function in named:
+            for function in cues.named_functions:
                 for attribute in numbers:
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
     if cues.compare:

@@ -31,28 +31,26 @@ def unit(word: str) -> tuple[str, float] | None:
     return UNITS.get(word) or UNITS.get(singular_word(word))
 
 
-def attribute_unit(sentence: str) -> tuple[str, float] | None:
-    """The unit a ``Find the <attribute> of ...`` sentence names (*the milliseconds of the
-    track*, *the weight in pounds of the car*), or ``None``.
+def attribute_unit(attribute: str) -> tuple[str, float] | None:
+    """The unit an attribute's words name (*milliseconds*, *utc offset in seconds*), or ``None``.
 
-    >>> attribute_unit("Find the utc offset in seconds of the time zone ?x, assign it to ?v.")
+    >>> attribute_unit("utc offset in seconds")
     ('time', 1.0)
     """
-    match = re.match(r"Find the (.+?) of ", sentence)
-    found = [u for w in re.findall(r"[a-z]+", match.group(1).lower()) if (u := unit(w))] if match else []
+    found = [u for word in re.findall(r"[a-z]+", attribute) if (u := unit(word))]
     return found[-1] if found else None
 
 
-def rescaled(number: str, asked: str, sentence: str) -> str:
-    """``number`` in the unit the attribute of ``sentence`` names, when the question wrote it
-    in another unit (``asked``) of the same dimension; else unchanged.
+def rescaled(number: str, asked: str, attribute: str) -> str:
+    """``number`` in the unit ``attribute`` (its words, lower-cased) names, when the question
+    wrote it in another unit (``asked``) of the same dimension; else unchanged.
 
-    >>> rescaled("80", "minutes", "Find the milliseconds of the track ?x, assign it to ?v.")
+    >>> rescaled("80", "minutes", "milliseconds")
     '4800000'
-    >>> rescaled("80", "", "Find the milliseconds of the track ?x, assign it to ?v.")
+    >>> rescaled("80", "", "milliseconds")
     '80'
     """
-    source, target = unit(asked) if asked else None, attribute_unit(sentence)
+    source, target = unit(asked) if asked else None, attribute_unit(attribute)
     if source is None or target is None or source[0] != target[0] or source[1] == target[1]:
         return number
     try:

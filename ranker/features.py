@@ -86,8 +86,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
     asked = {shape for shape, on in opened.items() if on}
     if cues.by_total and "aggregate" in realised and "count" in asked and not cues.count:
         asked = (asked - {"count"}) | {"aggregate"}
-    named = set(cues.aggregates) - {"maximum", "minimum"}  # *highest* alone is a ranking's direction
-    if named and cues.things and cues.ranking and "group" in realised:  # *which ... the highest average*
+    if cues.named_functions and cues.things and cues.ranking and "group" in realised:  # *the highest average*
         asked |= {"aggregate", "group"}
     return asked
 
