@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from nl2sparql.candidates.anchors import anchors_of, naming
 from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues, singular_word
+from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import attribute_words, difference, is_number, mentioned, operators, with_many_columns
@@ -58,6 +59,10 @@ _CLASS_OF = re.compile(r"^Find the type of ")
 _ANSWER = "The answer is ?x."
 #: the bank's statements (most used first) read for attributes a question names with nothing grounded
 ATTRIBUTE_STATEMENTS = 5_000
+#: the most value readings a question's words name, for numbers gathered along a path
+MEASURES = 4
+#: words of a value's reading that name no measure of their own
+_GENERIC_WORDS = frozenset({"the", "a", "an", "of", "in", "and", "or", "to", "by", "for", "number", "value", "id"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,7 @@ class Agent:
         self.limits = limits or AgentLimits()
         self.prefixes = {**STATEMENT_PREFIXES, **dict(bank.meta.prefixes)}
         self._by_edge: dict[Edge, list[Statement]] = defaultdict(list)
+        self._measure_words: dict[str, list[Statement]] | None = None  # built on first use
         for statement in bank.entries("graph"):
             edge = edge_of(statement, self.prefixes)
             if edge is not None:
@@ -152,11 +158,16 @@ class Agent:
                 others += self._name_column(view, base, cues.text, numbers + others)
             shaped = operators(base, cues, numbers, others)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
+        if _gathers(cues) and (measures := self._measures(cues.text)):
+            for base in [c for c in pool if c.answer_kind == "uri"][:3]:
+                final += gathered_operators(base, cues, self._paths_to(view, base, measures))
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
             final += self._differences(view, ranked, anchors, question, cues.difference)
         final = _unique(final)[: self.limits.max_candidates]
+        if classes:  # the groups a ranking of groups answers with: of the class the question names?
+            final = [self._typed(view, c, classes, "?g") if c.shape == "rank-group" else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -179,14 +190,14 @@ class Agent:
                 first.append(candidate)
         return _unique(first[:keep] + ranked)[:keep]
 
-    def _typed(self, view: GraphView, candidate: Candidate, classes: set[str]) -> Candidate:
+    def _typed(self, view: GraphView, candidate: Candidate, classes: set[str], answer: str = "?x") -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
-        and whether its nodes are of a class the question names (``classes``)."""
-        found = view.sample(candidate.patterns, "?x", 1)
+        and whether its nodes (``answer``'s) are of a class the question names (``classes``)."""
+        found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
         named = ""
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
-            types = {t.value for t in view.sample((*candidate.patterns, f"?x <{RDF_TYPE}> ?xt ."), "?xt", 5)}
+            types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
             named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
         return replace(candidate, answer_kind=kind, answer_class=named)
 
@@ -344,6 +355,49 @@ class Agent:
                     return found
         return found
 
+    # -- numbers gathered along a path --------------------------------------------------
+
+    def _measures(self, text: str) -> list[Statement]:
+        """The bank's readings of a value whose words the question writes (*total sales*: the
+        sales amount of an order line), the most words shared first, at most ``MEASURES``."""
+        if self._measure_words is None:
+            self._measure_words = defaultdict(list)
+            for statement in self.bank.entries("graph"):
+                edge = edge_of(statement, self.prefixes)
+                if edge is None or edge.direction != "out" or edge.predicate == RDF_TYPE:
+                    continue
+                for word in set(attribute_words(f"Find {body(statement)}").split()) - _GENERIC_WORDS:
+                    self._measure_words[singular_word(word)].append(statement)
+        shared: dict[str, int] = defaultdict(int)
+        by_id = {}
+        for word in {singular_word(w) for w in text.split()}:
+            for statement in self._measure_words.get(word, ()):
+                shared[statement.id] += 1
+                by_id[statement.id] = statement
+        ranked = sorted(shared, key=lambda i: (-shared[i], -by_id[i].support, i))
+        return [by_id[i] for i in ranked[:MEASURES]]
+
+    def _paths_to(self, view: GraphView, base: Candidate, measures: Sequence[Statement]) -> list[list[Hop]]:
+        """Paths from the nodes ``base`` finds back to things that hold one of ``measures``
+        as a number, one to three edges long (:meth:`GraphView.chains_to`, on one node), as
+        hops: the edges read toward the things, then the measure to ``?v``."""
+        node = next((n for n in view.sample(base.patterns, "?x", 1) if n.type == "uri"), None)
+        if node is None:
+            return []
+        by_predicate = {e.predicate: s for s in measures if (e := edge_of(s, self.prefixes))}
+        paths = []
+        for depth in (1, 2, 3):
+            for measure, *edges in view.chains_to(f"<{node.value}>", sorted(by_predicate), depth):
+                statements = [next(iter(self._by_edge.get(Edge(p, "in"), ())), None) for p in edges]
+                if None in statements:
+                    continue
+                names = ["?x", *(f"?w{i}" for i in range(1, depth + 1))]
+                hops = [bind(s, names[i], names[i], names[i + 1], [f"?cw{i}"], self.prefixes)
+                        for i, s in enumerate(statements)]  # fmt: skip
+                hops.append(bind(by_predicate[measure], names[-1], names[-1], "?v", ["?cwv"], self.prefixes))
+                paths.append(hops)
+        return paths
+
     # -- attributes ------------------------------------------------------------------------
 
     def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
@@ -429,6 +483,11 @@ def _swapped(reading: Candidate, first: Anchor, second: Anchor) -> Candidate:
         patterns=tuple(p.replace(first.term, second.term) for p in reading.patterns),
         anchors=tuple(second.name if a == first.name else a for a in reading.anchors),
     )
+
+
+def _gathers(cues: Cues) -> bool:
+    """Whether the cues open an aggregate of numbers per node (:mod:`.gathered`)."""
+    return bool(cues.per_group or cues.ranking or (cues.compare and cues.things))
 
 
 def _reads_attributes(cues: Cues) -> bool:

@@ -39,7 +39,8 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         if float(entity.score) >= RELATIVE_SCORE * best or _named_apart(entity, kept):
             kept.append(entity)
     found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
-    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in grounding.classes[: limits.classes]]
+    classes = _whole_first(grounding.classes[: limits.classes])
+    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     values = [
         v
@@ -65,6 +66,23 @@ def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:
     start, end = getattr(entity, "span", (0, 0))
     apart = all(end <= s or start >= e for s, e in (getattr(k, "span", (0, 0)) for k in kept))
     return getattr(entity, "match", "") == "exact" and end > start and apart
+
+
+def _whole_first(classes: Sequence[Any]) -> list[Any]:
+    """The class matches, less a partial or fuzzy one on words a whole match was found by
+    (*product category* names the category, not the *product sub-category*).
+
+    >>> from types import SimpleNamespace as Match
+    >>> whole, part = Match(span=(37, 53), match="exact"), Match(span=(37, 53), match="partial")
+    >>> _whole_first([whole, part]) == [whole], len(_whole_first([part, Match(span=(0, 5), match="exact")]))
+    (True, 2)
+    """
+    whole = [c for c in classes if getattr(c, "match", "exact") in ("exact", "inflected")]
+    return [c for c in classes if c in whole or not any(_overlaps(c.span, w.span) for w in whole)]
+
+
+def _overlaps(one: tuple[int, int], other: tuple[int, int]) -> bool:
+    return one[0] < other[1] and other[0] < one[1]
 
 
 def _common_name(value: Any) -> bool:

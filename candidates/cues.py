@@ -72,12 +72,15 @@ _COMPARE = (
     (re.compile(rf"\b(?:{'|'.join(_LESSER)})\s+than\s+{_NUMBER}"), "less than"),
     (re.compile(rf"\b\w{{2,}}er\s+than\s+{_NUMBER}"), "greater than"),
 )  # fmt: skip
+#: a value's sign, which compares it with zero
+_SIGN = re.compile(r"\b(negative|positive)\b")
 _AGGREGATES = (
     (re.compile(r"\b(average|mean)\b"), "average"),
     # "a total above 20" names an attribute, not a sum: a total is summed when a noun or "of" follows
     (
         re.compile(
-            r"\b(sum|combined|altogether)\b|\btotal (?!above|below|over|under|more|less|greater|higher|lower|than)\w+"
+            r"\b(sum|combined|altogether|in total)\b"
+            r"|\btotal (?!above|below|over|under|more|less|greater|higher|lower|than)\w+"
         ),
         "sum",
     ),
@@ -182,12 +185,17 @@ def _comparison(text: str) -> tuple[tuple[str, str] | None, str]:
 
     >>> _comparison("which tracks are longer than 80 minutes"), _comparison("which tracks are long")
     ((('greater than', '80'), 'minutes'), (None, ''))
+    >>> _comparison("how many order lines made a negative profit")
+    (('less than', '0'), '')
     """
     for pattern, op in _COMPARE:
         match = pattern.search(text)
         if match:
             after = re.match(r"\s+([a-z]+)", text[match.end() :])
             return (op, number_value(match.group(1))), after.group(1) if after else ""
+    sign = _SIGN.search(text)  # *a negative profit*: below zero
+    if sign:
+        return ("less than" if sign.group(1) == "negative" else "greater than", "0"), ""
     return None, ""
 
 

@@ -17,6 +17,7 @@ from nl2sparql.kg.terms import Term
 #: the most distinct predicates read around one node, and the most nodes sampled from a pattern
 EDGE_LIMIT = 400
 SAMPLE_LIMIT = 5
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
 class GraphView:
@@ -63,3 +64,17 @@ class GraphView:
         if key not in self._asked:
             self._asked[key] = bool(self._select(f"SELECT * WHERE {{ {key} }} LIMIT 1"))
         return self._asked[key]
+
+    def chains_to(self, node: str, measures: Sequence[str], depth: int) -> list[tuple[str, ...]]:
+        """How nodes holding a number under one of ``measures`` lead to ``node`` (an ``<iri>``)
+        by ``depth`` edges, each pointing toward it (an order line sold in a city in a state
+        of the region): ``(measure, p1, ..., p_depth)``, ``p1`` the edge that reaches
+        ``node``; no ``rdf:type`` edge on the way."""
+        chain = " ".join(f"?w{i} ?p{i} {'?w' + str(i - 1) if i > 1 else node} ." for i in range(1, depth + 1))
+        typeless = " && ".join(f"?p{i} != <{RDF_TYPE}>" for i in range(1, depth + 1))
+        heads = " ".join(f"?p{i}" for i in range(1, depth + 1))
+        values = " ".join(f"<{m}>" for m in measures)
+        query = (f"SELECT DISTINCT ?P {heads} WHERE {{ VALUES ?P {{ {values} }} {chain} "
+                 f"?w{depth} ?P ?v . FILTER(isNumeric(?v) && {typeless}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
+        rows = self._select(query)
+        return [tuple(row[k].value for k in ("P", *heads.replace("?", "").split())) for row in rows]

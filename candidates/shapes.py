@@ -19,18 +19,18 @@ from nl2sparql.candidates.units import rescaled
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
-_SYMBOLS = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
-_FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
+SYMBOLS = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
+FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
 #: a list of things with values of theirs (the things are a column too)
 _WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
 _XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
 
 
-def _without_answer(base: Candidate) -> tuple[str, ...]:
+def without_answer(base: Candidate) -> tuple[str, ...]:
     return tuple(s for s in base.steps if s != _ANSWER)
 
 
-def _kept(offset: int, keep: int) -> str:
+def kept_rows(offset: int, keep: int) -> str:
     """How a Rank step says which rows it keeps (``keep the first 5``, ``keep results 6 to 10``)."""
     if offset:
         return f"keep results {offset + 1} to {offset + keep}"
@@ -39,15 +39,15 @@ def _kept(offset: int, keep: int) -> str:
 
 def counted(base: Candidate) -> Candidate:
     """How many ``?x`` there are."""
-    steps = (*_without_answer(base), "Count ?x, assign it to ?n.", "The answer is ?n.")
+    steps = (*without_answer(base), "Count ?x, assign it to ?n.", "The answer is ?n.")
     return replace(base, shape="count", steps=steps, head="SELECT (COUNT(DISTINCT ?x) AS ?n)", answer_kind="literal")
 
 
 def ranked(base: Candidate, attribute: Hop, descending: bool, offset: int, keep: int) -> Candidate:
     """The ``?x`` with the largest (or smallest) ``?v``, or a window of the ranking."""
     order = "descending" if descending else "ascending"
-    window = _kept(offset, keep)
-    steps = (*_without_answer(base), attribute.sentence, f"Rank ?x by ?v in {order} order and {window}.", _ANSWER)
+    window = kept_rows(offset, keep)
+    steps = (*without_answer(base), attribute.sentence, f"Rank ?x by ?v in {order} order and {window}.", _ANSWER)
     tail = f"ORDER BY {'DESC' if descending else 'ASC'}(?v) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
     return replace(
         base, shape="rank", steps=steps, patterns=base.patterns + attribute.patterns, tail=tail, hops=base.hops + 1
@@ -64,7 +64,7 @@ def ranked_value(base: Candidate, attribute: Hop, descending: bool) -> Candidate
 def containing(base: Candidate, word: str) -> Candidate:
     """The ``?x`` whose name (label, else the IRI's local name) contains ``word``."""
     escaped = word.replace("\\", "").replace('"', "")
-    steps = (*_without_answer(base), f'Make sure ?x contains "{escaped}".', _ANSWER)
+    steps = (*without_answer(base), f'Make sure ?x contains "{escaped}".', _ANSWER)
     name = "COALESCE(?name, STR(?x))"
     patterns = (
         *base.patterns,
@@ -79,28 +79,28 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     unit where the question writes it in another: :func:`~.units.rescaled`)."""
     number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
     by_year = op in ("after", "before") and attribute.dated and len(number) == 4
-    value = f"YEAR(?v) {_SYMBOLS[op]} {number}" if by_year else f"?v {_SYMBOLS[op]} {number}"
-    steps = (*_without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
+    value = f"YEAR(?v) {SYMBOLS[op]} {number}" if by_year else f"?v {SYMBOLS[op]} {number}"
+    steps = (*without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
     """Whether the value ``base`` finds compares with a number (*Was Radiohead formed before 1980?*)."""
-    steps = (*_without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
-    patterns = (*base.patterns, f"FILTER(?x {_SYMBOLS[op]} {number})")
+    steps = (*without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
+    patterns = (*base.patterns, f"FILTER(?x {SYMBOLS[op]} {number})")
     return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
 
 
 def aggregated(base: Candidate, attribute: Hop, function: str) -> Candidate:
     """The average (sum, minimum, maximum) of the ``?v`` of the ``?x``."""
     steps = (
-        *_without_answer(base),
+        *without_answer(base),
         attribute.sentence,
         f"Compute the {function} of ?v, assign it to ?a.",
         "The answer is ?a.",
     )
-    head = f"SELECT ({_FUNCTIONS[function]}(?v) AS ?a)"
+    head = f"SELECT ({FUNCTIONS[function]}(?v) AS ?a)"
     patterns = base.patterns + attribute.patterns
     return replace(base, shape="aggregate", steps=steps, patterns=patterns, head=head, answer_kind="literal")
 
@@ -114,7 +114,7 @@ def grouped(base: Candidate, group: Hop, attribute: Hop | None, function: str | 
     )
     if attribute is None or function is None:
         steps = (
-            *_without_answer(base),
+            *without_answer(base),
             group.sentence,
             "Count ?x for each ?g, assign it to ?n.",
             "The answer is ?g and ?n.",
@@ -122,9 +122,9 @@ def grouped(base: Candidate, group: Hop, attribute: Hop | None, function: str | 
         head, patterns = "SELECT ?g (COUNT(DISTINCT ?x) AS ?n)", base.patterns + group.patterns
     else:
         computed = f"Compute the {function} of ?v for each ?g, assign it to ?a."
-        steps = (*_without_answer(base), group.sentence, attribute.sentence, computed, "The answer is ?g and ?a.")
+        steps = (*without_answer(base), group.sentence, attribute.sentence, computed, "The answer is ?g and ?a.")
         head, patterns = (
-            f"SELECT ?g ({_FUNCTIONS[function]}(?v) AS ?a)",
+            f"SELECT ?g ({FUNCTIONS[function]}(?v) AS ?a)",
             base.patterns + group.patterns + attribute.patterns,
         )
     return replace(
@@ -146,15 +146,15 @@ def ranked_groups(
     the most*, *the species with the highest average body mass*)."""
     group = _as_group(group)
     order = "descending" if descending else "ascending"
-    window = _kept(offset, keep)
+    window = kept_rows(offset, keep)
     if attribute is None:
         measure, sentence = "COUNT(DISTINCT ?x)", "Count ?x for each ?g, assign it to ?n."
         patterns = base.patterns + group.patterns
     else:
-        measure, sentence = f"{_FUNCTIONS[function]}(?v)", f"Compute the {function} of ?v for each ?g, assign it to ?n."
+        measure, sentence = f"{FUNCTIONS[function]}(?v)", f"Compute the {function} of ?v for each ?g, assign it to ?n."
         patterns = base.patterns + group.patterns + attribute.patterns
     extra = (attribute.sentence,) if attribute is not None else ()
-    steps = (*_without_answer(base), group.sentence, *extra, sentence,
+    steps = (*without_answer(base), group.sentence, *extra, sentence,
              f"Rank ?g by ?n in {order} order and {window}.", "The answer is ?g.")  # fmt: skip
     direction = "DESC" if descending else "ASC"
     tail = f"GROUP BY ?g ORDER BY {direction}({measure}) LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
@@ -172,7 +172,7 @@ def _as_group(hop: Hop) -> Hop:
 def with_many_columns(base: Candidate, attributes: Sequence[Hop], subject: bool = True) -> Candidate:
     """The ``?x`` and several of their values, one column each (``?v1``, ``?v2``, ...); without
     ``subject``, the values alone."""
-    steps = list(_without_answer(base))
+    steps = list(without_answer(base))
     patterns = list(base.patterns)
     names = []
     for number, attribute in enumerate(attributes, 1):
@@ -247,14 +247,14 @@ def attribute_phrase(sentence: str) -> str:
 def negated(base: Candidate, attribute: Hop) -> Candidate:
     """The ``?x`` that have no ``?v`` of this kind."""
     missing = attribute.sentence.replace("Find ", "", 1).rsplit(",", 1)[0]
-    steps = (*_without_answer(base), f"Make sure nothing is {missing}.", _ANSWER)
+    steps = (*without_answer(base), f"Make sure nothing is {missing}.", _ANSWER)
     patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {' '.join(attribute.patterns)} }}")
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
 def with_columns(base: Candidate, attribute: Hop) -> Candidate:
     """The ``?x`` and their ``?v``."""
-    steps = (*_without_answer(base), attribute.sentence, "The answer is ?x and ?v.")
+    steps = (*without_answer(base), attribute.sentence, "The answer is ?x and ?v.")
     return replace(
         base, shape="columns", steps=steps, patterns=base.patterns + attribute.patterns, head="SELECT DISTINCT ?x ?v"
     )
@@ -288,7 +288,7 @@ def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
         text = re.sub(r"\?(?!x\b)(\w+)", lambda m: f"?{m.group(1)}{suffix}", text)
         return re.sub(r"\?x\b", answer, text)
 
-    steps = tuple(renamed(s) for s in _without_answer(reading))
+    steps = tuple(renamed(s) for s in without_answer(reading))
     return replace(reading, steps=steps, patterns=tuple(renamed(p) for p in reading.patterns))
 
 

@@ -148,6 +148,8 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
     return len(asked & _content(" ".join(candidate.steps))) / len(asked) if asked else 0.0
 
 
+#: the one variable a plan answers with (*The answer is ?g.*)
+_ANSWER_VAR = re.compile(r"^The answer is (\?\w+)\.$")
 _ASKS_TYPE = re.compile(r"\b(?:type|types|kind|kinds|sort|class|classes|category|categories)\b")
 
 
@@ -159,9 +161,14 @@ def _answers_type(candidate: Candidate, cues: Cues) -> float:
     >>> c = Candidate("lookup", ("Find the type of X, assign it to ?x.", "The answer is ?x."), ())
     >>> _answers_type(c, read_cues("When was X built?")), _answers_type(c, read_cues("What kind of thing is X?"))
     (1.0, 0.0)
+    >>> groups = Candidate("rank-group", ("Find the type of ?x, assign it to ?g.", "The answer is ?g."), ())
+    >>> _answers_type(groups, read_cues("Which city has the highest total profit?"))
+    1.0
     """
-    last = [step for step in candidate.steps if step.startswith("Find ")][-1:]
-    typed = bool(last) and last[0].startswith("Find the type of ") and last[0].endswith("assign it to ?x.")
+    answer = _ANSWER_VAR.search(candidate.steps[-1]) if candidate.steps else None
+    target = f"assign it to {answer.group(1) if answer else '?x'}."
+    last = [step for step in candidate.steps if step.startswith("Find ") and step.endswith(target)][-1:]
+    typed = bool(last) and last[0].startswith("Find the type of ")
     return float(typed and not _ASKS_TYPE.search(cues.text))
 
 

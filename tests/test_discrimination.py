@@ -348,3 +348,70 @@ def test_a_list_of_names_and_values_reads_the_names_off_the_labels(cube: tuple[S
     right = [c for c in found if c.shape == "columns" and answers(store, agent, c) == gold]
     assert right and right[0] is found[0], [c.text for c in found[:5]]
     check_plan(parse_plan("\n".join(right[0].steps) + "\n"))
+
+
+STAR = """
+@prefix s: <http://example.org/star/schema#> .
+@prefix d: <http://example.org/star/data/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+s:Line a owl:Class ; rdfs:label "order line" .
+s:City a owl:Class ; rdfs:label "city" .
+s:State a owl:Class ; rdfs:label "state" .
+s:Region a owl:Class ; rdfs:label "region" .
+s:soldIn rdfs:label "sold in" ; rdfs:domain s:Line ; rdfs:range s:City .
+s:inState rdfs:label "located in state" ; rdfs:domain s:City ; rdfs:range s:State .
+s:inRegion rdfs:label "part of region" ; rdfs:domain s:State ; rdfs:range s:Region .
+s:sales rdfs:label "sales amount" ; rdfs:domain s:Line ; rdfs:range xsd:decimal .
+s:profit rdfs:label "profit" ; rdfs:domain s:Line ; rdfs:range xsd:decimal .
+s:quantity rdfs:label "quantity" ; rdfs:domain s:Line ; rdfs:range xsd:integer .
+
+d:North a s:Region ; rdfs:label "North" .
+d:South a s:Region ; rdfs:label "South" .
+d:Alpha a s:State ; rdfs:label "Alpha" ; s:inRegion d:North .
+d:Beta a s:State ; rdfs:label "Beta" ; s:inRegion d:North .
+d:Gamma a s:State ; rdfs:label "Gamma" ; s:inRegion d:South .
+d:Ann a s:City ; rdfs:label "Ann" ; s:inState d:Alpha .
+d:Bo a s:City ; rdfs:label "Bo" ; s:inState d:Beta .
+d:Cy a s:City ; rdfs:label "Cy" ; s:inState d:Gamma .
+d:Di a s:City ; rdfs:label "Di" ; s:inState d:Gamma .
+d:L1 a s:Line ; s:soldIn d:Ann ; s:sales 100.0 ; s:profit 20.0 ; s:quantity 1 .
+d:L2 a s:Line ; s:soldIn d:Ann ; s:sales 50.0 ; s:profit -5.0 ; s:quantity 2 .
+d:L3 a s:Line ; s:soldIn d:Bo ; s:sales 70.0 ; s:profit 10.0 ; s:quantity 3 .
+d:L4 a s:Line ; s:soldIn d:Cy ; s:sales 200.0 ; s:profit -30.0 ; s:quantity 1 .
+d:L5 a s:Line ; s:soldIn d:Di ; s:sales 40.0 ; s:profit 8.0 ; s:quantity 4 .
+"""
+S = "http://example.org/star/data/"
+
+
+@pytest.fixture(scope="module")
+def star(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+    """Order lines pointing to their city, the city to its state, the state to its region: a
+    star schema, where a region's sales are the lines' that reach it three edges away."""
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("star"), "star", STAR)
+    yield store, bank
+    store.close()
+
+
+STAR_GOLD = [
+    ("What are the total sales of each region?", "group", {S + "North", "220", S + "South", "240"}),
+    ("Which region has the highest total profit?", "rank", {S + "North"}),
+    ("Which states have total sales above 100?", "compare", {S + "Alpha", S + "Gamma"}),
+    ("For each region, give its total sales and its total quantity.", "group",
+     {S + "North", "220", "6", S + "South", "240", "5"}),
+    ("How many order lines made a negative profit?", "count", {"2"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "shape", "gold"), STAR_GOLD, ids=[g[0].split()[1] for g in STAR_GOLD])
+def test_the_agent_gathers_numbers_from_the_things_that_lead_to_a_node(
+    star: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
+) -> None:
+    store, bank = star
+    agent = Agent(bank, store)
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    right = [c for c in found if c.shape == shape and _same(answers(store, agent, c), gold)]
+    assert right, [c.text for c in found[:8]]
+    check_plan(parse_plan("\n".join(right[0].steps) + "\n"))

@@ -1,0 +1,116 @@
+"""Numbers gathered from the things that lead to a node: *the total sales of each region*,
+where the sales are the order lines', and a line reaches its region through its city and
+the city's state.
+
+A base finds the nodes asked about (``?x``: the regions). A path of hops leads back from each
+to the things that hold the number (``?w1`` ... ``?v``), as the agent found it on the graph
+(:meth:`~nl2sparql.candidates.graph.GraphView.chains_to`). The operators aggregate the
+number per ``?x`` (``GROUP BY ?x``), rank the ``?x`` by the aggregate, or keep the ``?x``
+whose aggregate passes a number the question writes (``HAVING``). A star schema (facts
+pointing to their dimensions) asks this of every dimension; a Freebase-style graph seldom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.hops import Hop
+from nl2sparql.candidates.shapes import FUNCTIONS, SYMBOLS, kept_rows, without_answer
+
+
+def _walk(base: Candidate, path: Sequence[Hop]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The base's steps and patterns, then the path's (without the base's answer line)."""
+    steps = (*without_answer(base), *(hop.sentence for hop in path))
+    return steps, base.patterns + tuple(p for hop in path for p in hop.patterns)
+
+
+def per_node(base: Candidate, path: Sequence[Hop], function: str) -> Candidate:
+    """Each ``?x`` with the ``function`` (sum, average, ...) of the numbers that lead to it.
+
+    >>> base = Candidate("lookup", ("Find the entity whose type is region, assign it to ?x.",
+    ...                  "The answer is ?x."), ("?x a <http://x/Region> .",))
+    >>> path = [Hop("Find the state whose region is ?x, assign it to ?w1.", ("?w1 <http://x/region> ?x .",),
+    ...             "?w1", "s1"),
+    ...         Hop("Find the sales of the state ?w1, assign it to ?v.", ("?w1 <http://x/sales> ?v .",), "?v", "s2")]
+    >>> candidate = per_node(base, path, "sum")
+    >>> candidate.steps[-2:]
+    ('Compute the sum of ?v for each ?x, assign it to ?a.', 'The answer is ?x and ?a.')
+    >>> candidate.head, candidate.tail
+    ('SELECT ?x (SUM(?v) AS ?a)', 'GROUP BY ?x')
+    """
+    steps, patterns = _walk(base, path)
+    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.", "The answer is ?x and ?a.")
+    head = f"SELECT ?x ({FUNCTIONS[function]}(?v) AS ?a)"
+    return replace(
+        base, shape="group", steps=steps, patterns=patterns, head=head, tail="GROUP BY ?x", hops=base.hops + len(path)
+    )
+
+
+def per_node_columns(base: Candidate, route: Sequence[Hop], measures: Sequence[Hop], function: str) -> Candidate:
+    """Each ``?x`` with the ``function`` of several numbers gathered along one ``route``, a
+    column each (*for each region, its total sales and its total profit*)."""
+    steps, patterns = _walk(base, route)
+    columns = []
+    for number, measure in enumerate(measures, 1):
+        value, column = f"?v{number}", f"?a{number}"
+        computed = f"Compute the {function} of {value} for each ?x, assign it to {column}."
+        steps += (measure.sentence.replace("?v", value), computed)
+        patterns += tuple(p.replace("?v", value).replace("?cwv", f"?cwv{number}") for p in measure.patterns)
+        columns.append((value, column))
+    steps += ("The answer is " + " and ".join(["?x", *(c for _, c in columns)]) + ".",)
+    head = "SELECT ?x " + " ".join(f"({FUNCTIONS[function]}({v}) AS {c})" for v, c in columns)
+    return replace(base, shape="group", steps=steps, patterns=patterns, head=head, tail="GROUP BY ?x",
+                   hops=base.hops + len(route) + 1)  # fmt: skip
+
+
+def ranked_nodes(
+    base: Candidate, path: Sequence[Hop], function: str, descending: bool, offset: int, keep: int
+) -> Candidate:
+    """The ``?x`` whose numbers add up to the most (or the least, or by another ``function``)."""
+    steps, patterns = _walk(base, path)
+    order = "descending" if descending else "ascending"
+    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.",
+             f"Rank ?x by ?a in {order} order and {kept_rows(offset, keep)}.", "The answer is ?x.")  # fmt: skip
+    measure = f"{'DESC' if descending else 'ASC'}({FUNCTIONS[function]}(?v))"
+    tail = f"GROUP BY ?x ORDER BY {measure} LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
+    return replace(base, shape="rank", steps=steps, patterns=patterns, head="SELECT ?x", tail=tail,
+                   hops=base.hops + len(path))  # fmt: skip
+
+
+def kept_nodes(base: Candidate, path: Sequence[Hop], function: str, op: str, number: str) -> Candidate:
+    """The ``?x`` whose numbers' ``function`` compares with a number the question writes
+    (*the states with total sales above 20000*)."""
+    steps, patterns = _walk(base, path)
+    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.",
+             f"Make sure ?a is {op} {number}.", "The answer is ?x.")  # fmt: skip
+    tail = f"GROUP BY ?x HAVING ({FUNCTIONS[function]}(?v) {SYMBOLS[op]} {number})"
+    return replace(base, shape="compare", steps=steps, patterns=patterns, head="SELECT ?x", tail=tail,
+                   hops=base.hops + len(path))  # fmt: skip
+
+
+def gathered_operators(base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop]]) -> Iterator[Candidate]:
+    """Every shape the cues open on ``base`` with numbers gathered along ``paths``: a total
+    unless the question names another function (*the average discount in each category*)."""
+    functions = cues.named_functions or ("sum",)
+    for path in paths:
+        if cues.per_group:
+            for function in cues.aggregates or functions:
+                yield per_node(base, path, function)
+        if cues.ranking:
+            offset, keep = cues.window or (0, 1)
+            for function in functions:
+                yield ranked_nodes(base, path, function, not cues.least, offset, keep)
+        if cues.compare and cues.things:
+            for function in functions:
+                yield kept_nodes(base, path, function, *cues.compare)
+    if cues.per_group and cues.columns:
+        routes: dict[tuple[str, ...], list[Sequence[Hop]]] = {}
+        for path in paths:
+            routes.setdefault(tuple(hop.sentence for hop in path[:-1]), []).append(path)
+        for same in routes.values():
+            if len(same) > 1:
+                for function in cues.aggregates or functions:
+                    yield per_node_columns(base, same[0][:-1], [path[-1] for path in same[:3]], function)
