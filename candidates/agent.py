@@ -35,7 +35,15 @@ from nl2sparql.candidates.cues import Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
-from nl2sparql.candidates.shapes import attribute_words, difference, is_number, mentioned, operators, with_many_columns
+from nl2sparql.candidates.shapes import (
+    attribute_words,
+    difference,
+    is_number,
+    mentioned,
+    operators,
+    share,
+    with_many_columns,
+)
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
@@ -165,6 +173,8 @@ class Agent:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
             final += self._differences(view, ranked, anchors, question, cues.difference)
+        if cues.share:
+            final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking of groups answers with: of the class the question names?
             final = [self._typed(view, c, classes, "?g") if c.shape == "rank-group" else c for c in final]
@@ -456,6 +466,17 @@ _ANY_HOLDER = re.compile(r" of the (\w)")
 def _any_holder(match: re.Match[str]) -> str:
     """*of the observation* as *of an observation*."""
     return f" of {'an' if match.group(1) in 'aeiou' else 'a'} {match.group(1)}"
+
+
+def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list[Candidate]:
+    """What share of a class's instances (a reading that is only *the entities whose type is
+    C*) another reading keeps (one that types its nodes so and narrows them further)."""
+    wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(_TYPED)]
+    found = []
+    for whole in wholes[:2]:
+        parts = [r for r in readings if r is not whole and set(whole.patterns) < set(r.patterns)]
+        found += [share(part, whole, percentage) for part in parts[:limit]]
+    return found
 
 
 def _may_hold(reading: Candidate, value: Anchor) -> bool:

@@ -20,7 +20,7 @@ from nl2sparql.compiler.ast import Query
 #: what a candidate does with the nodes its patterns find
 SHAPES: tuple[str, ...] = (
     "lookup", "count", "yes-no", "rank", "compare", "aggregate", "group", "negation", "columns", "contains",
-    "difference", "generated",
+    "difference", "share", "generated",
 )  # fmt: skip
 
 

@@ -132,6 +132,9 @@ class Cues:
     #: a difference of one value at two named items: "later" (the second named minus the
     #: first: *how much did it grow between 1952 and 2007*) or "first" (*how much more ... than*)
     difference: str | None = None
+    #: a share of things the question asks for: "percentage" (*what percentage of the order
+    #: lines ...*) or "fraction" (*what fraction*, *what share*, *what proportion*)
+    share: str | None = None
     text: str = ""  # the question's words, lower-cased, punctuation dropped
 
     @property
@@ -152,6 +155,7 @@ class Cues:
         found += ["compare"] if self.compare else []
         found += ["contains"] if self.contains else []
         found += ["difference"] if self.difference else []
+        found += ["share"] if self.share else []
         return tuple(found + [f"aggregate:{a}" for a in self.aggregates])
 
 
@@ -232,10 +236,12 @@ def read_cues(question: str) -> Cues:
         contains=_contained(question),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
         difference=_difference(text),
+        share=_share(text),
         text=" ".join(re.findall(r"\w+", text)),
     )
 
 
+_SHARE = re.compile(r"\b(?:what|which)\s+(percentage|percent|share|proportion|fraction)\s+of\b|\bhow many (percent)\b")
 _HOW_MUCH = re.compile(r"\b(?:how much|difference between|how many more|how many fewer)\b")
 _GROWTH = re.compile(
     r"\b(?:grow|grew|grown|increased?|rise|rose|risen|gain(?:ed)?|change[sd]?)\b.*\b(?:between|from)\b"
@@ -249,6 +255,17 @@ _THINGS = re.compile(
 )
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
+
+
+def _share(text: str) -> str | None:
+    """Whether the question asks what share of some things another reading keeps.
+
+    >>> [_share(t) for t in ("what percentage of order lines were shipped first class",
+    ...  "what share of the tracks are rock", "which tracks are rock")]
+    ['percentage', 'fraction', None]
+    """
+    match = _SHARE.search(text)
+    return None if match is None else "percentage" if match.group(1).startswith("percent") else "fraction"
 
 
 def _difference(text: str) -> str | None:

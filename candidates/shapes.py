@@ -281,6 +281,34 @@ def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
     )  # fmt: skip
 
 
+def share(part: Candidate, whole: Candidate, percentage: bool) -> Candidate:
+    """How many of the ``?x`` that ``whole`` finds ``part`` keeps, as a percentage (or a
+    fraction) of them (*what percentage of order lines were shipped Standard Class*).
+
+    >>> whole = Candidate("lookup", ("Find the entity whose type is line, assign it to ?x.", _ANSWER), ("?x a <L> .",))
+    >>> part = replace(whole, steps=(whole.steps[0], 'Find the line whose mode is "Air", assign it to ?x.', _ANSWER),
+    ...                patterns=("?x a <L> .", '?x <mode> "Air" .'))
+    >>> found = share(part, whole, True)
+    >>> found.head, found.steps[-2]
+    ('SELECT ((100.0 * ?n1 / ?n2) AS ?p)', 'Compute ?n1 as a percentage of ?n2, assign it to ?p.')
+    """
+    kept = _answer_named(part, "?x", "")
+    every = _answer_named(whole, "?y", "_w")
+    steps = (*kept.steps, "Count ?x, assign it to ?n1.", *every.steps, "Count ?y, assign it to ?n2.")
+    if percentage:
+        steps += ("Compute ?n1 as a percentage of ?n2, assign it to ?p.", "The answer is ?p.")
+        head = "SELECT ((100.0 * ?n1 / ?n2) AS ?p)"
+    else:
+        steps += ("Compute ?n1 divided by ?n2, assign it to ?p.", "The answer is ?p.")
+        head = "SELECT ((?n1 / ?n2) AS ?p)"
+    patterns = (
+        f"{{ SELECT (COUNT(DISTINCT ?x) AS ?n1) WHERE {{ {' '.join(kept.patterns)} }} }}",
+        f"{{ SELECT (COUNT(DISTINCT ?y) AS ?n2) WHERE {{ {' '.join(every.patterns)} }} }}",
+    )
+    return replace(part, shape="share", steps=steps, patterns=patterns, head=head, tail="",
+                   answer_kind="literal", names_answer=False, answer_class="")  # fmt: skip
+
+
 def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
     """``reading`` without its answer line, ``?x`` called ``answer`` and its helpers suffixed."""
 

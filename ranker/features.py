@@ -44,6 +44,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^The answer is whether "), "yes-no"),
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
     (re.compile(r"^Compute \?\w+ minus "), "difference"),
+    (re.compile(r"^Compute \?\w+ (as a percentage of|divided by) "), "share"),
 )
 
 
@@ -82,6 +83,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "contains": cues.contains is not None,
         "same": cues.same,
         "difference": cues.difference is not None,
+        "share": cues.share is not None,
     }
     asked = {shape for shape, on in opened.items() if on}
     if cues.by_total and "aggregate" in realised and "count" in asked and not cues.count:

@@ -136,6 +136,7 @@ GOLD = [
     ("Which cities are there?", "lookup", {"Leipzig", "Dresden"}),  # nothing grounded: an attribute's values
     ("Which category has the highest average weight?", "rank-group", {"Tools"}),  # groups ranked by an average
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
+    ("What percentage of the products are in the category Tools?", "share", {"50"}),
 ]
 
 
