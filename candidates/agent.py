@@ -84,7 +84,7 @@ class AgentLimits:
     statements_per_node: int = 40
     attributes: int = 20
     max_candidates: int = 240
-    store_queries: int = 300
+    store_queries: int = 500
     timeout: float = 2.0
     seconds: float = 10.0
 
@@ -176,8 +176,8 @@ class Agent:
         if cues.share:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
-        if classes:  # the groups a ranking of groups answers with: of the class the question names?
-            final = [self._typed(view, c, classes, "?g") if c.shape == "rank-group" else c for c in final]
+        if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
+            final = [self._typed_groups(view, c, classes) if _answers_groups(c) else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -210,6 +210,13 @@ class Agent:
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
             named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
         return replace(candidate, answer_kind=kind, answer_class=named)
+
+    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str]) -> Candidate:
+        """A grouping typed by its groups ``?g``, read off the patterns that reach them alone
+        (the groups of one relation are the same for every number summed over them)."""
+        grouping = tuple(p for p in candidate.patterns if re.search(r"\?g\b", p))
+        typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g")
+        return replace(candidate, answer_kind=typed.answer_kind, answer_class=typed.answer_class)
 
     # -- bases -----------------------------------------------------------------------------
 
@@ -466,6 +473,11 @@ _ANY_HOLDER = re.compile(r" of the (\w)")
 def _any_holder(match: re.Match[str]) -> str:
     """*of the observation* as *of an observation*."""
     return f" of {'an' if match.group(1) in 'aeiou' else 'a'} {match.group(1)}"
+
+
+def _answers_groups(candidate: Candidate) -> bool:
+    """Whether a candidate answers with the groups ``?g`` of a grouping."""
+    return candidate.shape in ("rank-group", "group") and candidate.head.startswith("SELECT ?g")
 
 
 def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list[Candidate]:

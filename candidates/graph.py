@@ -30,6 +30,7 @@ class GraphView:
         self.deadline = time.monotonic() + seconds  # and the time: a slow endpoint stops the search, not the question
         self._edges: dict[str, frozenset[Edge]] = {}
         self._asked: dict[str, bool] = {}
+        self._sampled: dict[str, list[Term]] = {}
 
     def _select(self, query: str) -> list[dict[str, Term]]:
         left = self.deadline - time.monotonic()
@@ -54,9 +55,11 @@ class GraphView:
         return self._edges[term]
 
     def sample(self, patterns: Sequence[str], var: str, limit: int = SAMPLE_LIMIT) -> list[Term]:
-        """Up to ``limit`` values of ``var`` that ``patterns`` reach."""
-        rows = self._select(f"SELECT DISTINCT {var} WHERE {{ {' '.join(patterns)} }} LIMIT {limit}")
-        return [row[var[1:]] for row in rows if var[1:] in row]
+        """Up to ``limit`` values of ``var`` that ``patterns`` reach (asked once a question)."""
+        query = f"SELECT DISTINCT {var} WHERE {{ {' '.join(patterns)} }} LIMIT {limit}"
+        if query not in self._sampled:
+            self._sampled[query] = [row[var[1:]] for row in self._select(query) if var[1:] in row]
+        return self._sampled[query]
 
     def reaches(self, patterns: Sequence[str]) -> bool:
         """Whether ``patterns`` match anything at all."""

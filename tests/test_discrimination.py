@@ -338,6 +338,17 @@ def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[St
             assert not answers(store, agent, candidate) & shops, candidate.text
 
 
+def test_groups_of_a_class_the_question_does_not_name_are_marked(
+    shop: tuple[Store, MemoryBank], agent: Agent
+) -> None:
+    """*For each category, ...*: products grouped by their shop answer shops, a class the
+    question does not name; grouped by their category, the class it names."""
+    found = candidates(shop, agent, "For each category, what is the average weight of the products?")
+    groups = {c.steps[1]: c.answer_class for c in found if c.shape == "group" and c.head.startswith("SELECT ?g")}
+    assert groups["Find the in category of the product ?x, assign it to ?g."] == "named"
+    assert groups["Find the shop that the product ?x is sold by, assign it to ?g."] == "other"
+
+
 def test_a_list_of_names_and_values_reads_the_names_off_the_labels(cube: tuple[Store, MemoryBank]) -> None:
     """*the name and the floor area of every shop*: the values alone (no shop IRIs), the names
     from ``rdfs:label``, which the bank leaves out; the plan reads and the best candidate is it."""
