@@ -338,9 +338,7 @@ def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[St
             assert not answers(store, agent, candidate) & shops, candidate.text
 
 
-def test_groups_of_a_class_the_question_does_not_name_are_marked(
-    shop: tuple[Store, MemoryBank], agent: Agent
-) -> None:
+def test_groups_of_a_class_the_question_does_not_name_are_marked(shop: tuple[Store, MemoryBank], agent: Agent) -> None:
     """*For each category, ...*: products grouped by their shop answer shops, a class the
     question does not name; grouped by their category, the class it names."""
     found = candidates(shop, agent, "For each category, what is the average weight of the products?")
