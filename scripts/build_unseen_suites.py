@@ -35,7 +35,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -786,6 +786,74 @@ def superstore_triples(rows: list[dict]) -> Iterator[Triple]:
             yield line, ox.NamedNode(SSV + prop), lit(float(row[column]))
 
 
+# --- airports: US airports and the airline routes between them (bokeh-sampledata) --------
+
+AR = "http://example.org/air/"
+ARV = AR + "schema/"
+AR_CLASSES = {"Airport": "airport", "Route": "route", "Airline": "airline", "City": "city", "Country": "country"}
+AR_PROPS = {
+    "iataCode": ("IATA code", "Airport", XSD + "string"),
+    "icaoCode": ("ICAO code", "Airport", XSD + "string"),
+    "servesCity": ("city served", "Airport", ARV + "City"),
+    "country": ("country", "Airport", ARV + "Country"),
+    "latitude": ("latitude", "Airport", XSD + "decimal"),
+    "longitude": ("longitude", "Airport", XSD + "decimal"),
+    "elevation": ("elevation in feet", "Airport", XSD + "integer"),
+    "airportType": ("airport type", "Airport", XSD + "string"),
+    "origin": ("origin airport", "Route", ARV + "Airport"),
+    "destination": ("destination airport", "Route", ARV + "Airport"),
+    "operatedBy": ("operating airline", "Route", ARV + "Airline"),
+    "dotId": ("DOT carrier ID", "Airline", XSD + "integer"),
+}
+
+
+def airport_rows(wheel: Path) -> tuple[list[dict], list[dict]]:
+    """The airports and the routes (``airports.csv``, ``routes.csv.gz``) in bokeh-sampledata's wheel."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as archive:
+        airports = archive.read("bokeh_sampledata/_data/airports.csv").decode("utf-8")
+        routes = gzip.decompress(archive.read("bokeh_sampledata/_data/routes.csv.gz")).decode("utf-8")
+    return list(csv.DictReader(io.StringIO(airports))), list(csv.DictReader(io.StringIO(routes)))
+
+
+def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple]:
+    """Airports (named, with codes, the city they serve, position, elevation, a type as a
+    string), airlines known by their carrier code alone, and routes as nodes of their own
+    (origin, destination, airline), as a network's edges with attributes are stored."""
+    yield from schema(ARV, AR_CLASSES, AR_PROPS)
+    label = ox.NamedNode(RDFS + "label")
+    by_id = {}
+    for row in airports:
+        airport = ox.NamedNode(f"{AR}airport/{slug(row['IATA'])}")
+        by_id[row["AirportID"]] = airport
+        country = ox.NamedNode(f"{AR}country/{slug(row['Country'])}")
+        city = ox.NamedNode(f"{AR}city/{slug(row['City'])}-{slug(row['Country'])}")
+        for node, kind, text in ((airport, "Airport", row["Name"]), (country, "Country", row["Country"]),
+                                 (city, "City", row["City"])):  # fmt: skip
+            yield node, RDF_TYPE, ox.NamedNode(ARV + kind)
+            yield node, label, ox.Literal(text, language="en")
+        yield airport, ox.NamedNode(ARV + "iataCode"), lit(row["IATA"])
+        yield airport, ox.NamedNode(ARV + "icaoCode"), lit(row["ICAO"])
+        yield airport, ox.NamedNode(ARV + "servesCity"), city
+        yield airport, ox.NamedNode(ARV + "country"), country
+        yield airport, ox.NamedNode(ARV + "latitude"), lit(float(row["Latitude"]))
+        yield airport, ox.NamedNode(ARV + "longitude"), lit(float(row["Longitude"]))
+        yield airport, ox.NamedNode(ARV + "elevation"), lit(int(row["Altitude"]))
+        yield airport, ox.NamedNode(ARV + "airportType"), lit(row["Type"].replace("_", " "))
+    for row in routes:
+        airline = ox.NamedNode(f"{AR}airline/{slug(row['Airline'])}")
+        yield airline, RDF_TYPE, ox.NamedNode(ARV + "Airline")
+        yield airline, label, ox.Literal(row["Airline"], language="en")
+        yield airline, ox.NamedNode(ARV + "dotId"), lit(int(row["AirlineID"]))
+        route = ox.NamedNode(f"{AR}route/{slug(row['Airline'])}-{slug(row['Source'])}-{slug(row['Destination'])}")
+        yield route, RDF_TYPE, ox.NamedNode(ARV + "Route")
+        yield route, ox.NamedNode(ARV + "origin"), by_id[row["SourceID"]]
+        yield route, ox.NamedNode(ARV + "destination"), by_id[row["DestinationID"]]
+        yield route, ox.NamedNode(ARV + "operatedBy"), airline
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -803,6 +871,7 @@ def build_graphs(folder: Path) -> None:
         "cars": lambda: cars_triples(cars_rows(package(folder, "vega_datasets-*.whl"))),
         "penguins": lambda: penguin_triples(penguin_rows(package(folder, "palmerpenguins-*.whl"))),
         "superstore": lambda: superstore_triples(superstore_rows(package(folder, "bokeh_sampledata-*.whl"))),
+        "airports": lambda: airport_triples(*airport_rows(package(folder, "bokeh_sampledata-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
