@@ -141,13 +141,14 @@ class Agent:
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
+        asks_nodes = any(a.asked for a in anchors if a.kind == "class")
         # each reading's answer kind and class, looked up once: the best eight and the best
         # sixteen are the same reading objects (both picked by _best from one list)
         kinds: dict[int, Candidate] = {}
 
         def with_kind(reading: Candidate) -> Candidate:
             if id(reading) not in kinds:
-                kinds[id(reading)] = self._typed(view, reading, classes)
+                kinds[id(reading)] = self._typed(view, reading, classes, asks_nodes=asks_nodes)
             return kinds[id(reading)]
 
         best = self._best(question, firsts + grown, scores, beam)
@@ -177,7 +178,7 @@ class Agent:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
-            final = [self._typed_groups(view, c, classes) if _answers_groups(c) else c for c in final]
+            final = [self._typed_groups(view, c, classes, asks_nodes) if _answers_groups(c) else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -200,22 +201,25 @@ class Agent:
                 first.append(candidate)
         return _unique(first[:keep] + ranked)[:keep]
 
-    def _typed(self, view: GraphView, candidate: Candidate, classes: set[str], answer: str = "?x") -> Candidate:
+    def _typed(
+        self, view: GraphView, candidate: Candidate, classes: set[str], answer: str = "?x", asks_nodes: bool = False
+    ) -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
-        and whether its nodes (``answer``'s) are of a class the question names (``classes``)."""
+        and whether its nodes (``answer``'s) are of a class the question names (``classes``);
+        values are of none where the question asks for things of a class (``asks_nodes``)."""
         found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
-        named = ""
+        named = "other" if kind == "literal" and asks_nodes else ""
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
             named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
         return replace(candidate, answer_kind=kind, answer_class=named)
 
-    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str]) -> Candidate:
+    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str], asks_nodes: bool) -> Candidate:
         """A grouping typed by its groups ``?g``, read off the patterns that reach them alone
         (the groups of one relation are the same for every number summed over them)."""
         grouping = tuple(p for p in candidate.patterns if re.search(r"\?g\b", p))
-        typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g")
+        typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g", asks_nodes)
         return replace(candidate, answer_kind=typed.answer_kind, answer_class=typed.answer_class)
 
     # -- bases -----------------------------------------------------------------------------
@@ -266,6 +270,8 @@ class Agent:
         if any(_CLASS_OF.match(step) for step in base.steps):
             return
         first = _renamed(base, middle)
+        # a hop back along the edge that reached ``middle`` finds where the path began
+        came_by = {m.group(1) for p in first.patterns if (m := re.match(rf"^\{middle} <([^>]+)> \S+ \.$", p))}
         seen: set[str] = set()
         for node in view.sample(base.patterns, "?x"):
             if node.type != "uri":
@@ -275,6 +281,9 @@ class Agent:
                     continue
                 seen.add(statement.id)
                 hop = bind(statement, middle, middle, "?x", [helper], self.prefixes)
+                back = re.match(rf"^\{middle} <([^>]+)> \?x \.$", hop.patterns[0]) if len(hop.patterns) == 1 else None
+                if back and back.group(1) in came_by:
+                    continue
                 steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
                 candidate = replace(first, steps=steps, patterns=patterns, hops=base.hops + 1, names_answer=False)
                 if view.reaches(candidate.patterns):

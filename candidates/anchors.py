@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
-from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.cues import Cues, singular_word
 from nl2sparql.candidates.shapes import is_number
 from nl2sparql.kg.store import NS as FREEBASE_NS
 
@@ -21,7 +21,7 @@ from nl2sparql.kg.store import NS as FREEBASE_NS
 RELATIVE_SCORE = 0.8
 #: value matches that name the whole value; partial and fuzzy ones (*longest* in *The Longest
 #: Day*) are the question's ordinary words far more often than a name
-WHOLE_VALUE_MATCHES = frozenset({"exact", "article", "number", "date", "year"})
+WHOLE_VALUE_MATCHES = frozenset({"exact", "article", "inflected", "number", "date", "year"})
 
 
 def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[Anchor]:
@@ -40,7 +40,8 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
             kept.append(entity)
     found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
     classes = _whole_first(grounding.classes[: limits.classes])
-    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score)) for c in classes]
+    text = getattr(grounding, "question", "")
+    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     values = [
         v
@@ -66,6 +67,25 @@ def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:
     start, end = getattr(entity, "span", (0, 0))
     apart = all(end <= s or start >= e for s, e in (getattr(k, "span", (0, 0)) for k in kept))
     return getattr(entity, "match", "") == "exact" and end > start and apart
+
+
+#: the words that ask for things of a class, then the three words after them (*which large
+#: airports does*, *list the albums*)
+_ASKS_FOR = re.compile(r"\b(?:which|what|list|give|name|show)(?: all)?(?: of)?(?: the)?((?:\s+[\w-]+){1,3})")
+
+
+def _asked(name: str, question: str) -> bool:
+    """Whether the question asks for things of the class named ``name`` (*Which airports can
+    you fly to from Missoula Montana Airport?* asks for airports, whichever mention of
+    *airport* the grounder matched).
+
+    >>> _asked("airport", "Which airports can you fly to from Missoula Montana Airport?")
+    True
+    >>> _asked("airport", "How many routes leave Missoula Montana Airport?")
+    False
+    """
+    words = {singular_word(w) for w in name.lower().split()}
+    return any(words <= {singular_word(w) for w in m.group(1).split()} for m in _ASKS_FOR.finditer(question.lower()))
 
 
 def _whole_first(classes: Sequence[Any]) -> list[Any]:

@@ -34,6 +34,7 @@ class Anchor:
     score: float
     predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
     unique: bool = False  # a value held by one node only: it names that node (a title, a name)
+    asked: bool = False  # a class the question asks for (*which airports ...*): the answer's
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ class ValueMatch:
     mention: str
     score: float
     span: tuple[int, int] = (0, 0)
-    match: str = "exact"  # exact, article, partial, fuzzy, number, date, year, month, year of date, month of date
+    match: str = "exact"  # exact, article, inflected, partial, fuzzy, number, date, year, month, year of date, month of date
     lang: str | None = None
     count: int = 0  # triples with this value as object (among those read)
 
@@ -905,12 +905,15 @@ class Grounder:
             surface = text[tokens[i].start : tokens[j - 1].end]
             exact = self.index.value_keys.get(key, [])[: self.weights.per_key]
             article = self.index.article_keys.get(key, [])[: self.weights.per_key]
+            # *large airports* writes the value *large airport* in the plural
+            other = [] if exact else [p for form in other_numbers(key) for p in self.index.value_keys.get(form, [])]
             for positions, sim, match in (
                 (exact, self.weights.label, "exact"),
                 (article, self.weights.article, "article"),
+                (other[: self.weights.per_key], self.weights.label, "inflected"),
             ):
                 hits += [_Hit(p, i, j, sim, match, True) for p in positions if self._short_value_ok(p, key, surface)]
-            if not exact and not article and not tokens[i].stop and not tokens[j - 1].stop:
+            if not exact and not article and not other and not tokens[i].stop and not tokens[j - 1].stop:
                 hits += self._near_values(key, i, j)
         return hits + self._number_hits(text, tokens)
 

@@ -243,13 +243,15 @@ def test_short_values_need_the_same_letters_and_case(grounder: Grounder) -> None
     assert [v.value for v in grounder.ground("Which of them are there?").values] == []  # "of" is stored
 
 
-def test_article_partial_and_fuzzy_string_values(grounder: Grounder) -> None:
+def test_article_inflected_partial_and_fuzzy_string_values(grounder: Grounder) -> None:
     whole = grounder.ground("Whose motto is The Best Sound?").values[0]
     article = grounder.ground("Whose motto is Best Sound?").values[0]
+    inflected = grounder.ground("Whose motto is The Best Sounds?").values[0]  # the value in the plural
     partial = grounder.ground("Whose motto is about sound?").values[0]
-    fuzzy = grounder.ground("Whose motto is The Best Sounds?").values[0]
-    assert [v.match for v in (whole, article, partial, fuzzy)] == ["exact", "article", "partial", "fuzzy"]
-    assert {v.value for v in (whole, article, partial, fuzzy)} == {"The Best Sound"}
+    fuzzy = grounder.ground("Whose motto is The Bset Sound?").values[0]
+    found = (whole, article, inflected, partial, fuzzy)
+    assert [v.match for v in found] == ["exact", "article", "inflected", "partial", "fuzzy"]
+    assert {v.value for v in found} == {"The Best Sound"}
     assert whole.score > article.score > partial.score
 
 
