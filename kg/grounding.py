@@ -131,7 +131,8 @@ class ValueMatch:
     mention: str
     score: float
     span: tuple[int, int] = (0, 0)
-    match: str = "exact"  # exact, article, inflected, partial, fuzzy, number, date, year, month, year of date, month of date
+    #: exact, article, inflected, partial, fuzzy, number, date, year, month, year of date, month of date
+    match: str = "exact"
     lang: str | None = None
     count: int = 0  # triples with this value as object (among those read)
 
