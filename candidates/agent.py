@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -69,6 +69,8 @@ _ANSWER = "The answer is ?x."
 ATTRIBUTE_STATEMENTS = 5_000
 #: the most value readings a question's words name, for numbers gathered along a path
 MEASURES = 4
+#: the ways a path of one or two edges may run from a node (see :meth:`GraphView.chains_to_class`)
+_DIRECTIONS = (("in",), ("out",), ("in", "in"), ("in", "out"), ("out", "in"), ("out", "out"))
 #: words of a value's reading that name no measure of their own
 _GENERIC_WORDS = frozenset({"the", "a", "an", "of", "in", "and", "or", "to", "by", "for", "number", "value", "id"})
 
@@ -141,14 +143,14 @@ class Agent:
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
-        asks_nodes = any(a.asked for a in anchors if a.kind == "class")
+        asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and a.asked}
         # each reading's answer kind and class, looked up once: the best eight and the best
         # sixteen are the same reading objects (both picked by _best from one list)
         kinds: dict[int, Candidate] = {}
 
         def with_kind(reading: Candidate) -> Candidate:
             if id(reading) not in kinds:
-                kinds[id(reading)] = self._typed(view, reading, classes, asks_nodes=asks_nodes)
+                kinds[id(reading)] = self._typed(view, reading, classes, asked=asked)
             return kinds[id(reading)]
 
         best = self._best(question, firsts + grown, scores, beam)
@@ -167,9 +169,17 @@ class Agent:
                 others += self._name_column(view, base, cues.text, numbers + others)
             shaped = operators(base, cues, numbers, others)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
-        if _gathers(cues) and (measures := self._measures(cues.text)):
-            for base in [c for c in pool if c.answer_kind == "uri"][:3]:
-                final += gathered_operators(base, cues, self._paths_to(view, base, measures))
+        if _gathers(cues):
+            measures = self._measures(cues.text)
+            counted = [a for a in anchors if a.kind == "class" and not a.asked and _counts(a, cues)]
+            # the instances of a class the question asks for first (*which airline ...*)
+            nodes = [b for b in typed if _types_as(b, asked)] + [c for c in pool if c.answer_kind == "uri"]
+            for base in _unique(nodes)[:3]:
+                if measures:
+                    final += gathered_operators(base, cues, self._paths_to(view, base, measures))
+                for anchor in counted[:1]:
+                    paths = self._paths_to_class(view, base, anchor)
+                    final += gathered_operators(base, cues, paths, counted=True)
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
@@ -178,7 +188,7 @@ class Agent:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
-            final = [self._typed_groups(view, c, classes, asks_nodes) if _answers_groups(c) else c for c in final]
+            final = [self._typed_groups(view, c, classes, asked) if _answers_groups(c) else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -202,24 +212,31 @@ class Agent:
         return _unique(first[:keep] + ranked)[:keep]
 
     def _typed(
-        self, view: GraphView, candidate: Candidate, classes: set[str], answer: str = "?x", asks_nodes: bool = False
+        self,
+        view: GraphView,
+        candidate: Candidate,
+        classes: set[str],
+        answer: str = "?x",
+        asked: Set[str] = frozenset(),
     ) -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
-        and whether its nodes (``answer``'s) are of a class the question names (``classes``);
-        values are of none where the question asks for things of a class (``asks_nodes``)."""
+        and whether its nodes (``answer``'s) are of a class the question names (``classes``),
+        or of one it asks for where it asks for things of a class (``asked``: *which airline
+        ...*; a value then is of none)."""
         found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
-        named = "other" if kind == "literal" and asks_nodes else ""
+        named = "other" if kind == "literal" and asked else ""
+        classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
             named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
         return replace(candidate, answer_kind=kind, answer_class=named)
 
-    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str], asks_nodes: bool) -> Candidate:
+    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str], asked: set[str]) -> Candidate:
         """A grouping typed by its groups ``?g``, read off the patterns that reach them alone
         (the groups of one relation are the same for every number summed over them)."""
         grouping = tuple(p for p in candidate.patterns if re.search(r"\?g\b", p))
-        typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g", asks_nodes)
+        typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g", asked)
         return replace(candidate, answer_kind=typed.answer_kind, answer_class=typed.answer_class)
 
     # -- bases -----------------------------------------------------------------------------
@@ -424,6 +441,29 @@ class Agent:
                 paths.append(hops)
         return paths
 
+    def _paths_to_class(self, view: GraphView, base: Candidate, counted: Anchor) -> list[list[Hop]]:
+        """Paths of one or two edges, either way, from the nodes ``base`` finds to things of
+        the class the question counts (*the airline that flies to the most airports*: the
+        routes it operates, then their destinations), as hops ending at ``?v``, typed."""
+        node = next((n for n in view.sample(base.patterns, "?x", 1) if n.type == "uri"), None)
+        if node is None:
+            return []
+        typed = Hop(f"{_TYPED}{counted.name}, assign it to ?v.", (f"?v <{RDF_TYPE}> {counted.term} .",), "?v", "type")
+        paths = []
+        for directions in _DIRECTIONS:
+            for edges in view.chains_to_class(f"<{node.value}>", counted.term.strip("<>"), directions):
+                if len(edges) == 2 and edges[0] == edges[1] and directions[0] != directions[1]:
+                    continue  # there and back along one edge
+                pairs = zip(edges, directions, strict=True)
+                statements = [next(iter(self._by_edge.get(Edge(p, d), ())), None) for p, d in pairs]
+                if None in statements:
+                    continue
+                names = ["?x", *(f"?w{i}" for i in range(1, len(edges))), "?v"]
+                hops = [bind(s, names[i], names[i], names[i + 1], [f"?cw{i}"], self.prefixes)
+                        for i, s in enumerate(statements)]  # fmt: skip
+                paths.append([*hops, typed])
+        return paths
+
     # -- attributes ------------------------------------------------------------------------
 
     def _attributes(self, view: GraphView, base: Candidate) -> tuple[list[Hop], list[Hop]]:
@@ -525,6 +565,17 @@ def _swapped(reading: Candidate, first: Anchor, second: Anchor) -> Candidate:
         patterns=tuple(p.replace(first.term, second.term) for p in reading.patterns),
         anchors=tuple(second.name if a == first.name else a for a in reading.anchors),
     )
+
+
+def _types_as(candidate: Candidate, classes: set[str]) -> bool:
+    """Whether a candidate's first step is the instances of one of ``classes``."""
+    return any(candidate.patterns[0] == f"?x <{RDF_TYPE}> <{c}> ." for c in classes) if candidate.patterns else False
+
+
+def _counts(anchor: Anchor, cues: Cues) -> bool:
+    """Whether the question counts things of the class ``anchor`` names (*the most airports*)."""
+    words = {singular_word(w) for w in anchor.name.lower().split()}
+    return bool(cues.counted) and words <= {singular_word(w) for w in cues.counted.split()}
 
 
 def _gathers(cues: Cues) -> bool:

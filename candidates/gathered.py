@@ -27,8 +27,17 @@ def _walk(base: Candidate, path: Sequence[Hop]) -> tuple[tuple[str, ...], tuple[
     return steps, base.patterns + tuple(p for hop in path for p in hop.patterns)
 
 
+def _measured(function: str) -> tuple[str, str]:
+    """The step and the SPARQL of ``function`` over ``?v`` per ``?x``: ``count`` counts the
+    things a path reaches (*the airline that flies to the most airports*)."""
+    if function == "count":
+        return "Count ?v for each ?x, assign it to ?a.", "COUNT(DISTINCT ?v)"
+    return f"Compute the {function} of ?v for each ?x, assign it to ?a.", f"{FUNCTIONS[function]}(?v)"
+
+
 def per_node(base: Candidate, path: Sequence[Hop], function: str) -> Candidate:
-    """Each ``?x`` with the ``function`` (sum, average, ...) of the numbers that lead to it.
+    """Each ``?x`` with the ``function`` (sum, average, ..., count) of the numbers (or the
+    things) that lead to it.
 
     >>> base = Candidate("lookup", ("Find the entity whose type is region, assign it to ?x.",
     ...                  "The answer is ?x."), ("?x a <http://x/Region> .",))
@@ -42,8 +51,9 @@ def per_node(base: Candidate, path: Sequence[Hop], function: str) -> Candidate:
     ('SELECT ?x (SUM(?v) AS ?a)', 'GROUP BY ?x')
     """
     steps, patterns = _walk(base, path)
-    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.", "The answer is ?x and ?a.")
-    head = f"SELECT ?x ({FUNCTIONS[function]}(?v) AS ?a)"
+    sentence, measure = _measured(function)
+    steps = (*steps, sentence, "The answer is ?x and ?a.")
+    head = f"SELECT ?x ({measure} AS ?a)"
     return replace(
         base, shape="group", steps=steps, patterns=patterns, head=head, tail="GROUP BY ?x", hops=base.hops + len(path)
     )
@@ -72,10 +82,10 @@ def ranked_nodes(
     """The ``?x`` whose numbers add up to the most (or the least, or by another ``function``)."""
     steps, patterns = _walk(base, path)
     order = "descending" if descending else "ascending"
-    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.",
-             f"Rank ?x by ?a in {order} order and {kept_rows(offset, keep)}.", "The answer is ?x.")  # fmt: skip
-    measure = f"{'DESC' if descending else 'ASC'}({FUNCTIONS[function]}(?v))"
-    tail = f"GROUP BY ?x ORDER BY {measure} LIMIT {keep}" + (f" OFFSET {offset}" if offset else "")
+    sentence, measure = _measured(function)
+    steps = (*steps, sentence, f"Rank ?x by ?a in {order} order and {kept_rows(offset, keep)}.", "The answer is ?x.")
+    tail = f"GROUP BY ?x ORDER BY {'DESC' if descending else 'ASC'}({measure}) LIMIT {keep}"
+    tail += f" OFFSET {offset}" if offset else ""
     return replace(base, shape="rank", steps=steps, patterns=patterns, head="SELECT ?x", tail=tail,
                    hops=base.hops + len(path))  # fmt: skip
 
@@ -84,20 +94,24 @@ def kept_nodes(base: Candidate, path: Sequence[Hop], function: str, op: str, num
     """The ``?x`` whose numbers' ``function`` compares with a number the question writes
     (*the states with total sales above 20000*)."""
     steps, patterns = _walk(base, path)
-    steps = (*steps, f"Compute the {function} of ?v for each ?x, assign it to ?a.",
-             f"Make sure ?a is {op} {number}.", "The answer is ?x.")  # fmt: skip
-    tail = f"GROUP BY ?x HAVING ({FUNCTIONS[function]}(?v) {SYMBOLS[op]} {number})"
+    sentence, measure = _measured(function)
+    steps = (*steps, sentence, f"Make sure ?a is {op} {number}.", "The answer is ?x.")
+    tail = f"GROUP BY ?x HAVING ({measure} {SYMBOLS[op]} {number})"
     return replace(base, shape="compare", steps=steps, patterns=patterns, head="SELECT ?x", tail=tail,
                    hops=base.hops + len(path))  # fmt: skip
 
 
-def gathered_operators(base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop]]) -> Iterator[Candidate]:
+def gathered_operators(
+    base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop]], counted: bool = False
+) -> Iterator[Candidate]:
     """Every shape the cues open on ``base`` with numbers gathered along ``paths``: a total
-    unless the question names another function (*the average discount in each category*)."""
-    functions = cues.named_functions or ("sum",)
+    unless the question names another function (*the average discount in each category*);
+    with ``counted``, the paths end at things of a class the question counts, and they are
+    counted (*the airline that flies to the most airports*)."""
+    functions = ("count",) if counted else cues.named_functions or ("sum",)
     for path in paths:
         if cues.per_group:
-            for function in cues.aggregates or functions:
+            for function in functions if counted else cues.aggregates or functions:
                 yield per_node(base, path, function)
         if cues.ranking:
             offset, keep = cues.window or (0, 1)
@@ -106,7 +120,7 @@ def gathered_operators(base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop
         if cues.compare and cues.things:
             for function in functions:
                 yield kept_nodes(base, path, function, *cues.compare)
-    if cues.per_group and cues.columns:
+    if cues.per_group and cues.columns and not counted:
         routes: dict[tuple[str, ...], list[Sequence[Hop]]] = {}
         for path in paths:
             routes.setdefault(tuple(hop.sentence for hop in path[:-1]), []).append(path)

@@ -81,3 +81,17 @@ class GraphView:
                  f"?w{depth} ?P ?v . FILTER(isNumeric(?v) && {typeless}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
         rows = self._select(query)
         return [tuple(row[k].value for k in ("P", *heads.replace("?", "").split())) for row in rows]
+
+    def chains_to_class(self, node: str, cls: str, directions: Sequence[str]) -> list[tuple[str, ...]]:
+        """The predicates of paths from ``node`` (an ``<iri>``) to things of class ``cls``,
+        each edge taken in its direction (``"in"``: pointing toward the node before it,
+        ``"out"``: away from it), as many edges as ``directions``; no ``rdf:type`` edge."""
+        parts, before = [], node
+        for i, direction in enumerate(directions, 1):
+            parts.append(f"?w{i} ?p{i} {before} ." if direction == "in" else f"{before} ?p{i} ?w{i} .")
+            before = f"?w{i}"
+        heads = [f"?p{i}" for i in range(1, len(directions) + 1)]
+        typeless = " && ".join(f"{head} != <{RDF_TYPE}>" for head in heads)
+        query = (f"SELECT DISTINCT {' '.join(heads)} WHERE {{ {' '.join(parts)} {before} <{RDF_TYPE}> <{cls}> . "
+                 f"FILTER({typeless} && {before} != {node}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
+        return [tuple(row[h[1:]].value for h in heads) for row in self._select(query)]

@@ -29,7 +29,8 @@ FEATURES: tuple[str, ...] = (
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
-_TYPES_X = re.compile(r"^Find the entity whose type is (.+), assign it to \?x\.$")
+_TYPES = re.compile(r"^Find the entity whose type is (.+), assign it to (\?\w+)\.$")
+_COUNTS = re.compile(r"^Count (\?\w+)")
 #: which shape each kind of step realises, read off the plan's sentences
 _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count \?\w+ for each"), "group"),
@@ -210,11 +211,13 @@ _MEASURED_BY: dict[str, tuple[str, ...]] = {word: nouns for words, nouns in _MEA
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
-    """+1 when a count's ``?x`` is typed with the class the question counts (*how many
-    countries*, *the most albums*), -1 when it is typed with another class."""
+    """+1 when what a count counts (``?x``, or the ``?v`` of *Count ?v for each ?x*) is typed
+    with the class the question counts (*how many countries*, *the most albums*), -1 when it
+    is typed with another class."""
     if not cues.counted or not realised & {"count", "group"}:
         return 0.0
-    typed = [m.group(1) for step in candidate.steps if (m := _TYPES_X.match(step))]
+    counts = next((m.group(1) for step in candidate.steps if (m := _COUNTS.match(step))), "?x")
+    typed = [m.group(1) for step in candidate.steps if (m := _TYPES.match(step)) and m.group(2) == counts]
     if not typed:
         return 0.0
     wanted = cues.counted.lower().split()

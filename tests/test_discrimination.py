@@ -137,6 +137,7 @@ GOLD = [
     ("Which category has the highest average weight?", "rank-group", {"Tools"}),  # groups ranked by an average
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
     ("What percentage of the products are in the category Tools?", "share", {"50"}),
+    ("Which category has the most shops?", "rank", {"Tools"}),  # shops counted two edges away
 ]
 
 
