@@ -161,7 +161,7 @@ class Agent:
             pool += itertools.islice(nodes, beam // 2)
         final = list(pool)
         if cues.yes_no:
-            final += self._yes_no([with_kind(c) for c in ranked], anchors)
+            final += self._yes_no(view, [with_kind(c) for c in ranked], anchors)
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             numbers, others = self._attributes(view, base)
@@ -321,10 +321,11 @@ class Agent:
                 if view.reaches(candidate.patterns):
                     yield candidate
 
-    def _yes_no(self, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+    def _yes_no(self, view: GraphView, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
         """Whether a reading reaches another grounded item (an ``ASK``: no is an answer too). A
-        reading that finds nodes is checked against an entity or class, one that finds values
-        against a value the question writes."""
+        reading that finds nodes is checked against an entity (one of a class those nodes
+        have: an airport is never a route) or a class, one that finds values against a value
+        the question writes."""
         found = []
         for base in bases:
             kinds = {"literal": ("value",), "uri": ("entity", "class")}.get(base.answer_kind, ())
@@ -333,6 +334,8 @@ class Agent:
                     continue
                 if other.kind == "value" and not _may_hold(base, other):
                     continue
+                if other.kind == "entity" and not self._may_be(view, base, other):
+                    continue
                 patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
                 steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
                 anchored = base.anchors + (other.name,)
@@ -340,6 +343,13 @@ class Agent:
                     replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
                 )
         return found
+
+    def _may_be(self, view: GraphView, reading: Candidate, entity: Anchor) -> bool:
+        """Whether ``entity`` may be one of the nodes ``reading`` finds: they share a class, or
+        one side has none."""
+        found = {t.value for t in view.sample((*reading.patterns, f"?x <{RDF_TYPE}> ?xt ."), "?xt")}
+        own = {t.value for t in view.sample((f"{entity.term} <{RDF_TYPE}> ?xt .",), "?xt")}
+        return not found or not own or bool(found & own)
 
     def _all_values_hold(self, bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
         """Whether one node holds every value the question writes (*Is Steve Johnson a sales

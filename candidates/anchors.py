@@ -69,9 +69,9 @@ def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:
     return getattr(entity, "match", "") == "exact" and end > start and apart
 
 
-#: the words that ask for things of a class, then the three words after them (*which large
-#: airports does*, *list the albums*)
-_ASKS_FOR = re.compile(r"\b(?:which|what|list|give|name|show)(?: all)?(?: of)?(?: the)?((?:\s+[\w-]+){1,3})")
+#: the words that ask for (or count) things of a class, then the three words after them
+#: (*which large airports does*, *list the albums*, *how many airports can*)
+_ASKS_FOR = re.compile(r"\b(?:which|what|list|give|name|show|how many)(?: all)?(?: of)?(?: the)?((?:\s+[\w-]+){1,3})")
 
 
 def _asked(name: str, question: str) -> bool:

@@ -251,7 +251,7 @@ _DIFFERENCE = re.compile(
     r"\bdifference between\b|\b(?:more|less|higher|lower|larger|smaller|bigger|greater|fewer)\b.*\bthan\b"
 )
 _THINGS = re.compile(
-    r"^(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
+    r"(?:^|, )(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
 )
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
