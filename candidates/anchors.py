@@ -31,8 +31,10 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     name apart from the others' (*Europe* beside *mazda rx-7 gs*); one found by a single
     lower-case word inside a longer name (*capital* in *Australian Capital Territory*: names
     are written with capitals); a value matched in part; a number the question compares with
-    or ranks by (*more than 12*, *the 6th to 10th*), which is an operand, not a thing."""
-    entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e)]
+    or ranks by (*more than 12*, *the 6th to 10th*), or a word it searches names for (*with
+    "Regional" in their name*), which is an operand, not a thing."""
+    searched = cues.contains if cues is not None else None  # *"Regional" in their name*: a word searched for
+    entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e) and not _searched(e, searched)]
     best = max((float(e.score) for e in entities), default=0.0)
     kept: list[Any] = []
     for entity in entities:
@@ -46,7 +48,10 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     values = [
         v
         for v in grounding.values
-        if v.match in WHOLE_VALUE_MATCHES and _number(v.value) not in operands and not _common_name(v)
+        if v.match in WHOLE_VALUE_MATCHES
+        and _number(v.value) not in operands
+        and not _common_name(v)
+        and not _searched(v, searched)
     ]
     for value in values[: limits.values]:
         term = value.term().n3()
@@ -54,6 +59,12 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _searched(item: Any, word: str | None) -> bool:
+    """Whether an item was found by the word the question searches names for, which is an
+    operand of a text match (*airports with "Regional" in their name*), not a thing."""
+    return word is not None and str(getattr(item, "mention", "")).strip(' "').lower() == word
 
 
 def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:

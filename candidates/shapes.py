@@ -338,6 +338,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         yield counted(base)
     if cues.contains:
         yield containing(base, cues.contains)
+        if cues.count:  # *how many airports have "Regional" in their name*
+            yield counted(containing(base, cues.contains))
     if cues.ranking:
         offset, keep = cues.window or (0, 1)
         for attribute in numbers:

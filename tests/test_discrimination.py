@@ -138,6 +138,7 @@ GOLD = [
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
     ("What percentage of the products are in the category Tools?", "share", {"50"}),
     ("Which category has the most shops?", "rank", {"Tools"}),  # shops counted two edges away
+    ('How many products have "ll" in their name?', "count", {"1"}),  # a text match counted
 ]
 
 
