@@ -159,6 +159,9 @@ class Agent:
         if _reads_attributes(cues):  # the things themselves may rank below readings of their values
             nodes = (n for c in ranked if c not in best and (n := with_kind(c)).answer_kind == "uri")
             pool += itertools.islice(nodes, beam // 2)
+        if asked:  # and the things of the class asked for below readings of other things
+            things = (n for c in ranked if c not in best and (n := with_kind(c)).answer_class == "named")
+            pool = _unique(pool + list(itertools.islice(things, beam // 2)))
         final = list(pool)
         if cues.yes_no:
             final += self._yes_no(view, [with_kind(c) for c in ranked], anchors)
