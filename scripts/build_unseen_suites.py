@@ -35,7 +35,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -854,6 +854,85 @@ def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple
         yield route, ox.NamedNode(ARV + "operatedBy"), airline
 
 
+# --- films: the films of 2012 and 2013 (bokeh-sampledata's Wikidata extract) ------------
+
+FM = "http://example.org/films/"
+FMV = FM + "ontology#"
+FM_YEARS = (2012, 2013)
+FM_CLASSES = {
+    "Film": "film", "Person": "person", "Genre": "genre", "Language": "language",
+    "Country": "country", "Company": "production company",
+}  # fmt: skip
+FM_PROPS = {
+    "directedBy": ("directed by", "Film", FMV + "Person"),
+    "writtenBy": ("written by", "Film", FMV + "Person"),
+    "starring": ("starring", "Film", FMV + "Person"),
+    "genre": ("genre", "Film", FMV + "Genre"),
+    "language": ("original language", "Film", FMV + "Language"),
+    "country": ("country of origin", "Film", FMV + "Country"),
+    "producedBy": ("production company", "Film", FMV + "Company"),
+    "releaseYear": ("release year", "Film", XSD + "integer"),
+    "mpaaRating": ("MPAA rating", "Film", XSD + "string"),
+    "runtime": ("running time in minutes", "Film", XSD + "integer"),
+    "metascore": ("Metacritic score", "Film", XSD + "integer"),
+    "tomatometer": ("Rotten Tomatoes score", "Film", XSD + "integer"),
+    "boxOffice": ("box office gross in US dollars", "Film", XSD + "decimal"),
+    "oscarsWon": ("number of Academy Awards won", "Film", XSD + "integer"),
+}
+#: the film's columns that list several names, and the property and class of each name
+FM_LISTS = {
+    "Director": ("directedBy", "Person", "person"), "Writer": ("writtenBy", "Person", "person"),
+    "Cast": ("starring", "Person", "person"), "Genre": ("genre", "Genre", "genre"),
+    "Language": ("language", "Language", "language"), "Country": ("country", "Country", "country"),
+    "Production": ("producedBy", "Company", "company"),
+}  # fmt: skip
+
+
+def film_rows(wheel: Path) -> list[dict]:
+    """The films of ``FM_YEARS`` in ``movies.db`` (bokeh-sampledata's wheel), with their
+    Rotten Tomatoes row."""
+    target = Path(tempfile.mkdtemp()) / "movies.db"
+    with zipfile.ZipFile(wheel) as archive:
+        target.write_bytes(archive.read("bokeh_sampledata/_data/movies.db"))
+    db = sqlite3.connect(target)
+    db.row_factory = sqlite3.Row
+    query = (
+        'SELECT o.ID, o.Title, o.Year, o.Rating, o.Runtime, o.Genre, o.Director, o.Writer, o."Cast", '
+        "o.Metacritic, o.Language, o.Country, o.Oscars, t.Meter, t.BoxOffice, t.Production "
+        f"FROM omdb o LEFT JOIN tomatoes t ON o.ID = t.ID WHERE o.Year IN {FM_YEARS} ORDER BY o.ID"
+    )
+    return [dict(row) for row in db.execute(query)]
+
+
+def film_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Films (labelled, with the numbers the source has) and the people, genres, languages,
+    countries and companies their lists name, one node per name (a person who directs and
+    acts is one person)."""
+    yield from schema(FMV, FM_CLASSES, FM_PROPS)
+    label = ox.NamedNode(RDFS + "label")
+    for row in rows:
+        film = ox.NamedNode(f"{FM}film/{row['ID']}")
+        yield film, RDF_TYPE, ox.NamedNode(FMV + "Film")
+        yield film, label, ox.Literal(row["Title"], language="en")
+        yield film, ox.NamedNode(FMV + "releaseYear"), lit(int(row["Year"]))
+        numbers = {"runtime": row["Runtime"], "metascore": row["Metacritic"], "tomatometer": row["Meter"],
+                   "oscarsWon": row["Oscars"]}  # fmt: skip
+        for prop, value in numbers.items():
+            if value is not None:
+                yield film, ox.NamedNode(FMV + prop), lit(int(value))
+        if row["BoxOffice"] is not None:
+            yield film, ox.NamedNode(FMV + "boxOffice"), lit(float(row["BoxOffice"]))
+        if row["Rating"]:
+            yield film, ox.NamedNode(FMV + "mpaaRating"), lit(row["Rating"])
+        for column, (prop, kind, folder) in FM_LISTS.items():
+            for name in (n.strip() for n in (row[column] or "").split(",")):
+                if name:
+                    node = ox.NamedNode(f"{FM}{folder}/{slug(name)}")
+                    yield node, RDF_TYPE, ox.NamedNode(FMV + kind)
+                    yield node, label, ox.Literal(name, language="en")
+                    yield film, ox.NamedNode(FMV + prop), node
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -872,6 +951,7 @@ def build_graphs(folder: Path) -> None:
         "penguins": lambda: penguin_triples(penguin_rows(package(folder, "palmerpenguins-*.whl"))),
         "superstore": lambda: superstore_triples(superstore_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "airports": lambda: airport_triples(*airport_rows(package(folder, "bokeh_sampledata-*.whl"))),
+        "films": lambda: film_triples(film_rows(package(folder, "bokeh_sampledata-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
