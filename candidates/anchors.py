@@ -53,12 +53,29 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and not _common_name(v)
         and not _searched(v, searched)
     ]
-    for value in values[: limits.values]:
+    for value in _outermost(values)[: limits.values]:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _outermost(values: Sequence[Any]) -> list[Any]:
+    """The values, less one written inside a longer one the question writes (*PG* and *13*
+    in *PG-13*).
+
+    >>> from types import SimpleNamespace as Match
+    >>> whole, part = Match(span=(20, 25)), Match(span=(20, 22))
+    >>> _outermost([whole, part, Match(span=(0, 4))]) == [whole, Match(span=(0, 4))]
+    True
+    """
+    spans = [tuple(getattr(v, "span", (0, 0))) for v in values]
+
+    def inside(span: tuple[int, int]) -> bool:
+        return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
+
+    return [v for v, span in zip(values, spans, strict=True) if span[1] <= span[0] or not inside(span)]
 
 
 def _searched(item: Any, word: str | None) -> bool:
@@ -128,8 +145,15 @@ def _common_name(value: Any) -> bool:
 
 
 def _common_word(entity: Any) -> bool:
+    """An entity found, in part or near enough, by one lower-case word (*film* is not
+    *Film4*, *capital* not *Australian Capital Territory*).
+
+    >>> from types import SimpleNamespace as Link
+    >>> _common_word(Link(match="fuzzy", mention="film")), _common_word(Link(match="fuzzy", mention="Filmz"))
+    (True, False)
+    """
     mention = str(getattr(entity, "mention", ""))
-    return getattr(entity, "match", "") == "partial" and " " not in mention.strip() and mention.islower()
+    return getattr(entity, "match", "") in ("partial", "fuzzy") and " " not in mention.strip() and mention.islower()
 
 
 def naming(predicate: str) -> bool:

@@ -45,6 +45,8 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^The answer is whether "), "yes-no"),
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
     (re.compile(r"^Compute \?\w+ minus "), "difference"),
+    # a number the graph keeps of things (*the number of Academy Awards won*) is their count
+    (re.compile(r"^Find the number of .+, assign it to \?x\.$"), "count"),
     (re.compile(r"^Compute \?\w+ (as a percentage of|divided by) "), "share"),
 )
 
@@ -187,15 +189,21 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the weight in pounds of the car ?x, assign it to ?v.",)
     >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which car is the lightest?"))
     1.0
+    >>> steps = ("Find the running time in minutes of the film Skyfall, assign it to ?x.", "The answer is ?x.")
+    >>> _attribute_named(Candidate("lookup", steps, ()), read_cues("How long is Skyfall?"))
+    1.0
     """
     text = " ".join((cues.text, *(noun for word in cues.text.split() for noun in _MEASURED_BY.get(word, ()))))
-    return float(any(named_at(step, text) >= 0 for step in candidate.steps if _ASSIGNS_VALUE.search(step)))
+    # *how long is Skyfall*: the value looked up is the measure the adjective speaks of
+    asks_measure = bool(_HOW_MEASURED.search(cues.text)) and candidate.shape == "lookup"
+    valued = [s for s in candidate.steps if _ASSIGNS_VALUE.search(s) or (asks_measure and s.endswith("to ?x."))]
+    return float(any(named_at(step, text) >= 0 for step in valued))
 
 
 #: the measure an adjective of degree speaks of (*the lightest*: a weight), in English at large
 _MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("heavy", "heavier", "heaviest", "light", "lighter", "lightest"): ("weight", "mass"),
-    ("long", "longer", "longest", "short", "shorter", "shortest"): ("length", "duration"),
+    ("long", "longer", "longest", "short", "shorter", "shortest"): ("length", "duration", "running time"),
     ("tall", "taller", "tallest"): ("height",),
     ("old", "older", "oldest", "young", "younger", "youngest"): ("age", "birth date"),
     ("cheap", "cheaper", "cheapest", "expensive", "costliest", "pricier", "priciest"): ("price", "cost"),
@@ -207,6 +215,8 @@ _MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("wide", "wider", "widest"): ("width",),
     ("hot", "hotter", "hottest", "cold", "colder", "coldest", "warmest", "coolest"): ("temperature",),
 }
+#: *how long*, *how heavy*: a question that asks for the measure an adjective speaks of
+_HOW_MEASURED = re.compile(r"\bhow (" + "|".join(w for words in _MEASURES for w in words) + r")\b")
 _MEASURED_BY: dict[str, tuple[str, ...]] = {word: nouns for words, nouns in _MEASURES.items() for word in words}
 
 
