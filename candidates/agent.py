@@ -159,9 +159,10 @@ class Agent:
         if _reads_attributes(cues):  # the things themselves may rank below readings of their values
             nodes = (n for c in ranked if c not in best and (n := with_kind(c)).answer_kind == "uri")
             pool += itertools.islice(nodes, beam // 2)
-        if asked:  # and the things of the class asked for below readings of other things
+        if asked:  # and the things of the class asked for (all of them first) below readings of other things
             things = (n for c in ranked if c not in best and (n := with_kind(c)).answer_class == "named")
-            pool = _unique(pool + list(itertools.islice(things, beam // 2)))
+            every_one = [with_kind(b) for b in typed if _types_as(b, asked)]
+            pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
         final = list(pool)
         if cues.yes_no:
             final += self._yes_no(view, [with_kind(c) for c in ranked], anchors)
@@ -509,23 +510,28 @@ class Agent:
         return []
 
     def _hops_from(self, view: GraphView, base: Candidate, start: str) -> Iterator[tuple[Hop, bool]]:
-        """Every statement of the nodes ``base`` binds ``start`` to (a sample of three), as a hop
-        to ``?v`` that reaches a value, and whether its values are numbers or dates."""
+        """Every statement of the nodes ``base`` binds ``start`` to (a sample of three; and, for
+        every instance of a class, the edges any of them has: a box office gross only some
+        films have), as a hop to ``?v`` that reaches a value, and whether its values are
+        numbers or dates."""
+        nodes = [f"<{n.value}>" for n in view.sample(base.patterns, start, 3) if n.type == "uri"]
+        statements = [s for node in nodes for s in self._statements(view, node)]
+        if start == "?x" and base.steps[0].startswith(_TYPED) and len(_steps(base)) == 1:
+            edges = view.edges_of_all(base.patterns, start)
+            found = [s for edge in sorted(edges, key=str) for s in self._by_edge.get(edge, ())]
+            statements += sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
         seen: set[str] = set()
-        for node in view.sample(base.patterns, start, 3):
-            if node.type != "uri":
+        for statement in statements:
+            if statement.id in seen:
                 continue
-            for statement in self._statements(view, f"<{node.value}>"):
-                if statement.id in seen:
-                    continue
-                seen.add(statement.id)
-                hop = bind(statement, start, start, "?v", ["?c3"], self.prefixes)
-                values = view.sample((*base.patterns, *hop.patterns), "?v", 2)
-                if not values:
-                    continue
-                numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
-                dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
-                yield replace(hop, dated=dated), numeric
+            seen.add(statement.id)
+            hop = bind(statement, start, start, "?v", ["?c3"], self.prefixes)
+            values = view.sample((*base.patterns, *hop.patterns), "?v", 2)
+            if not values:
+                continue
+            numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
+            dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
+            yield replace(hop, dated=dated), numeric
 
 
 _REACHES_X = re.compile(r"^\S+ <([^>]+)> \?x \.$")

@@ -95,3 +95,9 @@ class GraphView:
         query = (f"SELECT DISTINCT {' '.join(heads)} WHERE {{ {' '.join(parts)} {before} <{RDF_TYPE}> <{cls}> . "
                  f"FILTER({typeless} && {before} != {node}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
         return [tuple(row[h[1:]].value for h in heads) for row in self._select(query)]
+
+    def edges_of_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
+        """The predicates leaving any node ``patterns`` bind ``var`` to (a class's instances:
+        the edges only some of them have too)."""
+        query = f"SELECT DISTINCT ?p WHERE {{ {' '.join(patterns)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
+        return frozenset(Edge(row["p"].value, "out") for row in self._select(query) if "p" in row)

@@ -56,6 +56,7 @@ s:city rdfs:label "city" ; rdfs:domain s:Shop ; rdfs:range xsd:string .
 s:shopName rdfs:label "shop name" ; rdfs:domain s:Shop ; rdfs:range xsd:string .
 s:weight rdfs:label "weight" ; rdfs:domain s:Product ; rdfs:range xsd:decimal .
 s:warranty rdfs:label "warranty" ; rdfs:domain s:Product ; rdfs:range xsd:integer .
+s:teeth rdfs:label "number of teeth" ; rdfs:domain s:Product ; rdfs:range xsd:integer .
 
 d:Tools a s:Category . d:Toys a s:Category . d:Books a s:Category .
 d:Hammer a s:Product ; s:inCategory d:Tools ; s:hasOffer d:OfferHammer ; s:soldBy d:Bolt ; s:weight 1.2 ; s:warranty 2 .
@@ -64,6 +65,7 @@ d:Drill a s:Product ; s:inCategory d:Tools ; s:hasOffer d:OfferDrill ; s:soldBy 
 d:Kite a s:Product ; s:inCategory d:Toys ; s:hasOffer d:OfferKite ; s:soldBy d:Volt ; s:weight 0.3 .
 d:Puzzle a s:Product ; s:inCategory d:Toys ; s:hasOffer d:OfferPuzzle ; s:soldBy d:Volt ; s:weight 0.5 .
 d:Atlas a s:Product ; s:inCategory d:Books ; s:hasOffer d:OfferAtlas ; s:soldBy d:Bolt ; s:weight 1.0 .
+d:Saw s:teeth 24 .
 d:OfferHammer a s:Offer ; s:amount 25.0 .
 d:OfferSaw a s:Offer ; s:amount 18.5 .
 d:OfferDrill a s:Offer ; s:amount 89.0 .
@@ -139,6 +141,7 @@ GOLD = [
     ("What percentage of the products are in the category Tools?", "share", {"50"}),
     ("Which category has the most shops?", "rank", {"Tools"}),  # shops counted two edges away
     ('How many products have "ll" in their name?', "count", {"1"}),  # a text match counted
+    ("Which product has the most teeth?", "rank", {"Saw"}),  # a number one product of six has
 ]
 
 
