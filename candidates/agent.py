@@ -117,6 +117,8 @@ class Agent:
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
         anchors = anchors_of(grounding, self.limits, cues)
+        if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
+            cues = replace(cues, counts_compared=True)
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
@@ -436,15 +438,12 @@ class Agent:
 
     def _paths_to(self, view: GraphView, base: Candidate, measures: Sequence[Statement]) -> list[list[Hop]]:
         """Paths from the nodes ``base`` finds back to things that hold one of ``measures``
-        as a number, one to three edges long (:meth:`GraphView.chains_to`, on one node), as
+        as a number, one to three edges long (:meth:`GraphView.chains_to`), as
         hops: the edges read toward the things, then the measure to ``?v``."""
-        node = next((n for n in view.sample(base.patterns, "?x", 1) if n.type == "uri"), None)
-        if node is None:
-            return []
         by_predicate = {e.predicate: s for s in measures if (e := edge_of(s, self.prefixes))}
         paths = []
         for depth in (1, 2, 3):
-            for measure, *edges in view.chains_to(f"<{node.value}>", sorted(by_predicate), depth):
+            for measure, *edges in view.chains_to(_starts(view, base, depth), sorted(by_predicate), depth):
                 statements = [next(iter(self._by_edge.get(Edge(p, "in"), ())), None) for p in edges]
                 if None in statements:
                     continue
@@ -459,13 +458,11 @@ class Agent:
         """Paths of one or two edges, either way, from the nodes ``base`` finds to things of
         the class the question counts (*the airline that flies to the most airports*: the
         routes it operates, then their destinations), as hops ending at ``?v``, typed."""
-        node = next((n for n in view.sample(base.patterns, "?x", 1) if n.type == "uri"), None)
-        if node is None:
-            return []
         typed = Hop(f"{_TYPED}{counted.name}, assign it to ?v.", (f"?v <{RDF_TYPE}> {counted.term} .",), "?v", "type")
         paths = []
         for directions in _DIRECTIONS:
-            for edges in view.chains_to_class(f"<{node.value}>", counted.term.strip("<>"), directions):
+            start = _starts(view, base, len(directions))
+            for edges in view.chains_to_class(start, counted.term.strip("<>"), directions):
                 if len(edges) == 2 and edges[0] == edges[1] and directions[0] != directions[1]:
                     continue  # there and back along one edge
                 pairs = zip(edges, directions, strict=True)
@@ -586,15 +583,27 @@ def _swapped(reading: Candidate, first: Anchor, second: Anchor) -> Candidate:
     )
 
 
+def _starts(view: GraphView, base: Candidate, depth: int) -> tuple[str, ...]:
+    """Where a search for paths of ``depth`` edges starts: every node ``base`` finds for one
+    edge (a few people of thousands direct films), a sample of three for longer paths, whose
+    joins over every node would take seconds."""
+    if depth == 1:  # each node once, not once for each way the base reaches it
+        return (f"{{ SELECT DISTINCT ?x WHERE {{ {' '.join(base.patterns)} }} }}",)
+    nodes = " ".join(f"<{n.value}>" for n in view.sample(base.patterns, "?x", 3) if n.type == "uri")
+    return (f"VALUES ?x {{ {nodes} }}",)
+
+
 def _types_as(candidate: Candidate, classes: set[str]) -> bool:
     """Whether a candidate's first step is the instances of one of ``classes``."""
     return any(candidate.patterns[0] == f"?x <{RDF_TYPE}> <{c}> ." for c in classes) if candidate.patterns else False
 
 
 def _counts(anchor: Anchor, cues: Cues) -> bool:
-    """Whether the question counts things of the class ``anchor`` names (*the most airports*)."""
+    """Whether the question counts things of the class ``anchor`` names (*the most airports*,
+    *more than 3 films*: the word after the compared number)."""
     words = {singular_word(w) for w in anchor.name.lower().split()}
-    return bool(cues.counted) and words <= {singular_word(w) for w in cues.counted.split()}
+    counted = cues.counted or (cues.compare_unit if cues.compare else "")
+    return bool(counted) and words <= {singular_word(w) for w in counted.split()}
 
 
 def _gathers(cues: Cues) -> bool:

@@ -135,6 +135,9 @@ class Cues:
     #: a share of things the question asks for: "percentage" (*what percentage of the order
     #: lines ...*) or "fraction" (*what fraction*, *what share*, *what proportion*)
     share: str | None = None
+    #: the compared number counts things of a class the question names (*more than 3 films*);
+    #: set by the agent, which knows the classes
+    counts_compared: bool = False
     text: str = ""  # the question's words, lower-cased, punctuation dropped
 
     @property

@@ -68,32 +68,34 @@ class GraphView:
             self._asked[key] = bool(self._select(f"SELECT * WHERE {{ {key} }} LIMIT 1"))
         return self._asked[key]
 
-    def chains_to(self, node: str, measures: Sequence[str], depth: int) -> list[tuple[str, ...]]:
-        """How nodes holding a number under one of ``measures`` lead to ``node`` (an ``<iri>``)
-        by ``depth`` edges, each pointing toward it (an order line sold in a city in a state
-        of the region): ``(measure, p1, ..., p_depth)``, ``p1`` the edge that reaches
-        ``node``; no ``rdf:type`` edge on the way."""
-        chain = " ".join(f"?w{i} ?p{i} {'?w' + str(i - 1) if i > 1 else node} ." for i in range(1, depth + 1))
+    def chains_to(self, start: Sequence[str], measures: Sequence[str], depth: int) -> list[tuple[str, ...]]:
+        """How nodes holding a number under one of ``measures`` lead to a node ``start`` binds
+        ``?x`` to (patterns) by ``depth`` edges, each pointing toward it (an order line sold
+        in a city in a state of the region): ``(measure, p1, ..., p_depth)``, ``p1`` the edge
+        that reaches ``?x``; no ``rdf:type`` edge on the way."""
+        chain = " ".join(f"?w{i} ?p{i} {'?w' + str(i - 1) if i > 1 else '?x'} ." for i in range(1, depth + 1))
         typeless = " && ".join(f"?p{i} != <{RDF_TYPE}>" for i in range(1, depth + 1))
         heads = " ".join(f"?p{i}" for i in range(1, depth + 1))
         values = " ".join(f"<{m}>" for m in measures)
-        query = (f"SELECT DISTINCT ?P {heads} WHERE {{ VALUES ?P {{ {values} }} {chain} "
+        query = (f"SELECT DISTINCT ?P {heads} WHERE {{ {' '.join(start)} VALUES ?P {{ {values} }} {chain} "
                  f"?w{depth} ?P ?v . FILTER(isNumeric(?v) && {typeless}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
         rows = self._select(query)
         return [tuple(row[k].value for k in ("P", *heads.replace("?", "").split())) for row in rows]
 
-    def chains_to_class(self, node: str, cls: str, directions: Sequence[str]) -> list[tuple[str, ...]]:
-        """The predicates of paths from ``node`` (an ``<iri>``) to things of class ``cls``,
-        each edge taken in its direction (``"in"``: pointing toward the node before it,
-        ``"out"``: away from it), as many edges as ``directions``; no ``rdf:type`` edge."""
-        parts, before = [], node
+    def chains_to_class(self, start: Sequence[str], cls: str, directions: Sequence[str]) -> list[tuple[str, ...]]:
+        """The predicates of paths from the nodes ``start`` binds ``?x`` to (patterns) to
+        things of class ``cls``, each edge taken in its direction (``"in"``: pointing toward
+        the node before it, ``"out"``: away from it), as many edges as ``directions``; no
+        ``rdf:type`` edge."""
+        parts, before = [], "?x"
         for i, direction in enumerate(directions, 1):
             parts.append(f"?w{i} ?p{i} {before} ." if direction == "in" else f"{before} ?p{i} ?w{i} .")
             before = f"?w{i}"
         heads = [f"?p{i}" for i in range(1, len(directions) + 1)]
         typeless = " && ".join(f"{head} != <{RDF_TYPE}>" for head in heads)
-        query = (f"SELECT DISTINCT {' '.join(heads)} WHERE {{ {' '.join(parts)} {before} <{RDF_TYPE}> <{cls}> . "
-                 f"FILTER({typeless} && {before} != {node}) }} LIMIT {SAMPLE_LIMIT}")  # fmt: skip
+        path = " ".join((*start, *parts, f"{before} <{RDF_TYPE}> <{cls}> ."))
+        where = f"{path} FILTER({typeless} && {before} != ?x)"
+        query = f"SELECT DISTINCT {' '.join(heads)} WHERE {{ {where} }} LIMIT {SAMPLE_LIMIT}"
         return [tuple(row[h[1:]].value for h in heads) for row in self._select(query)]
 
     def edges_of_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:

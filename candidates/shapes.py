@@ -358,7 +358,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             for function in cues.named_functions:
                 for attribute in numbers:
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
-    if cues.compare:
+    if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
         for attribute in numbers:
             yield compared(base, attribute, *cues.compare, cues.compare_unit)
             if cues.count:  # *how many countries had more than ...*

@@ -75,12 +75,12 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
     ['aggregate', 'group', 'rank']
     """
     opened = {
-        "count": cues.count or cues.group_rank,
+        "count": cues.count or cues.group_rank or cues.counts_compared,
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
         "compare": cues.compare is not None,
         "aggregate": bool(cues.aggregates) and not cues.things,  # *which ... the highest* ranks things
-        "group": cues.per_group or cues.group_rank,
+        "group": cues.per_group or cues.group_rank or cues.counts_compared,
         "negation": cues.negation,
         "columns": cues.columns,
         "contains": cues.contains is not None,
