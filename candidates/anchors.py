@@ -103,17 +103,19 @@ _ASKS_FOR = re.compile(r"\b(?:which|what|list|give|name|show|how many)(?: all)?(
 
 
 def _asked(name: str, question: str) -> bool:
-    """Whether the question asks for things of the class named ``name`` (*Which airports can
-    you fly to from Missoula Montana Airport?* asks for airports, whichever mention of
-    *airport* the grounder matched).
+    """Whether the question asks for things of the class named ``name``, by its head noun
+    (*Which airports can you fly to from Missoula Montana Airport?* asks for airports,
+    whichever mention of *airport* the grounder matched).
 
     >>> _asked("airport", "Which airports can you fly to from Missoula Montana Airport?")
     True
     >>> _asked("airport", "How many routes leave Missoula Montana Airport?")
     False
+    >>> _asked("product sub-category", "Which sub-category has the lowest total profit?")
+    True
     """
-    words = {singular_word(w) for w in name.lower().split()}
-    return any(words <= {singular_word(w) for w in m.group(1).split()} for m in _ASKS_FOR.finditer(question.lower()))
+    head = singular_word(name.lower().split()[-1]) if name.strip() else ""
+    return any(head in {singular_word(w) for w in m.group(1).split()} for m in _ASKS_FOR.finditer(question.lower()))
 
 
 def _whole_first(classes: Sequence[Any]) -> list[Any]:

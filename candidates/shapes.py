@@ -322,9 +322,33 @@ def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
 
 def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     """The relations ``?x`` may be grouped by: not its type where the base has typed it (one
-    group, of the class the base asks for)."""
+    group, of the class the base asks for), nor an edge by which the base already reached it
+    (*the films that have a genre*, grouped by genre, count a film once for each of its
+    genres in every group).
+
+    >>> base = Candidate("lookup", (), ("?m a <G> .", "?x <http://x/genre> ?m ."))
+    >>> hop = Hop("Find the genre of ?x, assign it to ?v.", ("?x <http://x/genre> ?v .",), "?v", "s")
+    >>> _group_keys(base, [hop])
+    []
+    """
     typed = any(step.startswith("Find the entity whose type is ") for step in base.steps)
-    return [hop for hop in others if not (typed and hop.sentence.startswith("Find the type of "))]
+    reached = {_edge(p, "?x") for p in base.patterns} - {None}
+    return [
+        hop
+        for hop in others
+        if not (typed and hop.sentence.startswith("Find the type of "))
+        and not (len(hop.patterns) == 1 and _edge(hop.patterns[0], "?x") in reached)
+    ]
+
+
+def _edge(pattern: str, node: str) -> tuple[str, str] | None:
+    """The predicate and direction of a pattern's edge at ``node`` (``None``: not at it)."""
+    parts = pattern.split()
+    if len(parts) != 4 or parts[3] != ".":
+        return None
+    if parts[0] == node:
+        return parts[1], "out"
+    return (parts[1], "in") if parts[2] == node else None
 
 
 def is_number(datatype: str | None) -> bool:
