@@ -136,7 +136,7 @@ GOLD = [
     ("Give the weight and the warranty of the Hammer.", "columns", {"1.2", "2"}),  # values of a named entity
     ("What do the products of the shop Ironmongery Nord weigh?", "lookup", {"1.2", "0.8", "1.0"}),  # three hops
     ("Which cities are there?", "lookup", {"Leipzig", "Dresden"}),  # nothing grounded: an attribute's values
-    ("Which category has the highest average weight?", "rank-group", {"Tools"}),  # groups ranked by an average
+    ("Which category has the highest average weight?", "rank", {"Tools"}),  # ranked by their products' average
     ("What is the average weight of the products in the category Tools?", "aggregate", {"1.5"}),
     ("What percentage of the products are in the category Tools?", "share", {"50"}),
     ("Which category has the most shops?", "rank", {"Tools"}),  # shops counted two edges away
