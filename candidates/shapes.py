@@ -61,6 +61,25 @@ def ranked_value(base: Candidate, attribute: Hop, descending: bool) -> Candidate
     return replace(chosen, steps=steps, head="SELECT DISTINCT ?v", answer_kind="literal")
 
 
+def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool) -> Candidate:
+    """Another value (``?w``) of the ``?x`` ranked first by ``?v`` (*in which year was the
+    population of Ireland the smallest*: the year of the observation with the smallest one).
+
+    >>> base = Candidate("lookup", ("Find the record of Ireland, assign it to ?x.", _ANSWER), ("<I> <r> ?x .",))
+    >>> size = Hop("Find the population of the record ?x, assign it to ?v.", ("?x <p> ?v .",), "?v", "s1")
+    >>> year = Hop("Find the year of the record ?x, assign it to ?v.", ("?x <y> ?v .",), "?v", "s2")
+    >>> found = ranked_other(base, size, year, False)
+    >>> found.head, found.steps[-1], found.tail
+    ('SELECT DISTINCT ?w', 'The answer is ?w.', 'ORDER BY ASC(?v) LIMIT 1')
+    """
+    chosen = ranked(base, attribute, descending, 0, 1)
+    answer = replace(other, sentence=other.sentence.replace("?v", "?w"),
+                     patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in other.patterns))  # fmt: skip
+    steps = (*chosen.steps[:-2], answer.sentence, chosen.steps[-2], "The answer is ?w.")
+    return replace(chosen, steps=steps, patterns=chosen.patterns + answer.patterns, head="SELECT DISTINCT ?w",
+                   answer_kind="literal")  # fmt: skip
+
+
 def containing(base: Candidate, word: str) -> Candidate:
     """The ``?x`` whose name (label, else the IRI's local name) contains ``word``."""
     escaped = word.replace("\\", "").replace('"', "")
@@ -373,6 +392,10 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 yield ranked(base, attribute, False, offset, keep)
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, cues.most or not cues.least)
+                # *in which year was it the smallest*: the date (or the named value) of the first
+                for other in numbers:
+                    if other is not attribute and (other.dated or named_at(other.sentence, cues.text) >= 0):
+                        yield ranked_other(base, attribute, other, cues.most or not cues.least)
         for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:

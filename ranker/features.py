@@ -20,12 +20,12 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues, singular_word
-from nl2sparql.candidates.shapes import named_at
+from nl2sparql.candidates.shapes import attribute_words, named_at
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
-    "answers_type",
+    "answers_type", "value_named",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -79,7 +79,9 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
         "compare": cues.compare is not None,
-        "aggregate": bool(cues.aggregates) and not cues.things,  # *which ... the highest* ranks things
+        # *which ... the highest* ranks things, and *in which year was it the highest* ranks
+        # the years: a superlative names no maximum there
+        "aggregate": bool(cues.aggregates) and not cues.things and not (cues.value and not cues.named_functions),
         "group": cues.per_group or cues.group_rank or cues.counts_compared,
         "negation": cues.negation,
         "columns": cues.columns,
@@ -119,6 +121,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "answer_class": -1.0 if candidate.answer_class == "other" else 0.0,
         "words_covered": _words_covered(candidate, cues),
         "answers_type": _answers_type(candidate, cues),
+        "value_named": _value_named(candidate, cues),
     }
 
 
@@ -175,6 +178,27 @@ def _answers_type(candidate: Candidate, cues: Cues) -> float:
     last = [step for step in candidate.steps if step.startswith("Find ") and step.endswith(target)][-1:]
     typed = bool(last) and last[0].startswith("Find the type of ")
     return float(typed and not _ASKS_TYPE.search(cues.text))
+
+
+#: *in which year ...*, *what date ...*: the value a question asks for, by its noun
+_ASKED_VALUE = re.compile(r"^(?:in |on |of |for )?(?:which|what) (year|date|month|day)s?\b")
+
+
+def _value_named(candidate: Candidate, cues: Cues) -> float:
+    """1 when the question asks for a value by its noun (*in which year*) and the answer is a
+    value of that name (*the year of the observation*), not the number a superlative ranks by.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the year of the observation ?x, assign it to ?w.", "The answer is ?w.")
+    >>> _value_named(Candidate("rank", steps, ()), read_cues("In which year was Ireland's population smallest?"))
+    1.0
+    """
+    asked = _ASKED_VALUE.search(cues.text)
+    answer = _ANSWER_VAR.search(candidate.steps[-1]) if asked and candidate.steps else None
+    if answer is None:
+        return 0.0
+    found = [s for s in candidate.steps if s.startswith("Find ") and s.endswith(f"assign it to {answer.group(1)}.")]
+    return float(bool(found) and asked.group(1) in attribute_words(found[-1]).split())
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:

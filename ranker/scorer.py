@@ -28,7 +28,8 @@ from nl2sparql.ranker.reading import reading
 #: as an operator it never asks for; ranking by a value the question names breaks ties too, and
 #: answer nodes of none of the classes the question names cost as much as a named item unused;
 #: using every content word of the question counts as much as using every named item, and
-#: answering the class of a node when the question asks for no type costs as much
+#: answering the class of a node when the question asks for no type costs as much; answering
+#: the value a question asks for by its noun (*in which year*) breaks ties
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -44,6 +45,7 @@ WEIGHTS: Mapping[str, float] = {
     "answer_class": 0.15,
     "words_covered": 0.15,
     "answers_type": -0.15,
+    "value_named": 0.1,
 }
 
 
