@@ -88,6 +88,17 @@ def write_graph(triples: Iterable[Triple], path: Path) -> int:
     return len(lines)
 
 
+def wheel_csv(wheel: Path, member: str) -> list[dict]:
+    """The rows of a CSV file inside a wheel (gunzipped when its name ends in ``.gz``)."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as archive:
+        raw = archive.read(member)
+    text = (gzip.decompress(raw) if member.endswith(".gz") else raw).decode("utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
 def slug(text: str) -> str:
     """A readable IRI segment from a name ("Noble gases" -> "Noble_gases")."""
     return quote(re.sub(r"\s+", "_", text.strip()), safe="_-.")
@@ -548,12 +559,7 @@ GM_PROPS = {
 
 def gapminder_rows(wheel: Path) -> list[dict]:
     """The 1,704 rows (142 countries, 1952 to 2007) of ``gapminder.csv.gz`` in plotly's wheel."""
-    import csv
-    import io
-
-    with zipfile.ZipFile(wheel) as archive:
-        raw = gzip.decompress(archive.read("plotly/package_data/datasets/gapminder.csv.gz"))
-    return list(csv.DictReader(io.StringIO(raw.decode("utf-8"))))
+    return wheel_csv(wheel, "plotly/package_data/datasets/gapminder.csv.gz")
 
 
 def gapminder_triples(rows: list[dict]) -> Iterator[Triple]:
@@ -675,12 +681,7 @@ PG_NUMBERS = {
 
 def penguin_rows(wheel: Path) -> list[dict]:
     """The 344 rows of ``penguins-raw.csv`` in the palmerpenguins wheel."""
-    import csv
-    import io
-
-    with zipfile.ZipFile(wheel) as archive:
-        raw = archive.read("palmerpenguins/data/penguins-raw.csv").decode("utf-8")
-    return list(csv.DictReader(io.StringIO(raw)))
+    return wheel_csv(wheel, "palmerpenguins/data/penguins-raw.csv")
 
 
 def penguin_triples(rows: list[dict]) -> Iterator[Triple]:
@@ -746,12 +747,7 @@ SS_PROPS = {
 
 def superstore_rows(wheel: Path) -> list[dict]:
     """The first ``SS_ROWS`` rows of ``SampleSuperstore.csv.gz`` in bokeh-sampledata's wheel."""
-    import csv
-    import io
-
-    with zipfile.ZipFile(wheel) as archive:
-        raw = gzip.decompress(archive.read("bokeh_sampledata/_data/SampleSuperstore.csv.gz"))
-    return list(csv.DictReader(io.StringIO(raw.decode("utf-8"))))[:SS_ROWS]
+    return wheel_csv(wheel, "bokeh_sampledata/_data/SampleSuperstore.csv.gz")[:SS_ROWS]
 
 
 def superstore_triples(rows: list[dict]) -> Iterator[Triple]:
@@ -809,13 +805,8 @@ AR_PROPS = {
 
 def airport_rows(wheel: Path) -> tuple[list[dict], list[dict]]:
     """The airports and the routes (``airports.csv``, ``routes.csv.gz``) in bokeh-sampledata's wheel."""
-    import csv
-    import io
-
-    with zipfile.ZipFile(wheel) as archive:
-        airports = archive.read("bokeh_sampledata/_data/airports.csv").decode("utf-8")
-        routes = gzip.decompress(archive.read("bokeh_sampledata/_data/routes.csv.gz")).decode("utf-8")
-    return list(csv.DictReader(io.StringIO(airports))), list(csv.DictReader(io.StringIO(routes)))
+    data = "bokeh_sampledata/_data/"
+    return wheel_csv(wheel, data + "airports.csv"), wheel_csv(wheel, data + "routes.csv.gz")
 
 
 def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple]:
