@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, naming
-from nl2sparql.candidates.candidate import Anchor, Candidate
+from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import GraphView
@@ -62,7 +62,6 @@ class Scorer(Protocol):
 Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
 _X = re.compile(r"\?x\b")
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-_TYPED = "Find the entity whose type is "
 _CLASS_OF = re.compile(r"^Find the type of ")
 _ANSWER = "The answer is ?x."
 #: the bank's statements (most used first) read for attributes a question names with nothing grounded
@@ -127,7 +126,7 @@ class Agent:
         every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
         bases = self._best(question, every, scores, beam * 2)
         # a class the question names types the answer: its instances are joined with every base
-        typed = [b for b in every if b.steps[0].startswith(_TYPED)]
+        typed = [b for b in every if b.steps[0].startswith(TYPED)]
         joined = self._intersections(view, _unique(bases[:beam] + typed))
         firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
@@ -135,9 +134,7 @@ class Agent:
         # a node the question names by a value (a title, a name) is where a path starts: one
         # more hop from the best two-hop readings that began there (not from a class joined
         # with it, which starts from all its instances)
-        named_starts = {
-            _X.sub("?m", b.steps[0]) for b in firsts if b.names_answer and not b.steps[0].startswith(_TYPED)
-        }
+        named_starts = {_X.sub("?m", b.steps[0]) for b in firsts if b.names_answer and not b.steps[0].startswith(TYPED)}
         from_named = [g for g in grown if g.steps[0] in named_starts][:beam]
         third = [c for g in from_named for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
@@ -458,7 +455,7 @@ class Agent:
         """Paths of one or two edges, either way, from the nodes ``base`` finds to things of
         the class the question counts (*the airline that flies to the most airports*: the
         routes it operates, then their destinations), as hops ending at ``?v``, typed."""
-        typed = Hop(f"{_TYPED}{counted.name}, assign it to ?v.", (f"?v <{RDF_TYPE}> {counted.term} .",), "?v", "type")
+        typed = Hop(f"{TYPED}{counted.name}, assign it to ?v.", (f"?v <{RDF_TYPE}> {counted.term} .",), "?v", "type")
         paths = []
         for directions in _DIRECTIONS:
             start = _starts(view, base, len(directions))
@@ -513,7 +510,7 @@ class Agent:
         numbers or dates."""
         nodes = [f"<{n.value}>" for n in view.sample(base.patterns, start, 3) if n.type == "uri"]
         statements = [s for node in nodes for s in self._statements(view, node)]
-        if start == "?x" and base.steps[0].startswith(_TYPED) and len(_steps(base)) == 1:
+        if start == "?x" and base.steps[0].startswith(TYPED) and len(_steps(base)) == 1:
             edges = view.edges_of_all(base.patterns, start)
             found = [s for edge in sorted(edges, key=str) for s in self._by_edge.get(edge, ())]
             statements += sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
@@ -548,7 +545,7 @@ def _answers_groups(candidate: Candidate) -> bool:
 def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list[Candidate]:
     """What share of a class's instances (a reading that is only *the entities whose type is
     C*) another reading keeps (one that types its nodes so and narrows them further)."""
-    wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(_TYPED)]
+    wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(TYPED)]
     found = []
     for whole in wholes[:2]:
         parts = [r for r in readings if r is not whole and set(whole.patterns) < set(r.patterns)]

@@ -17,6 +17,8 @@ from typing import Any
 from nl2sparql.compiler import parse
 from nl2sparql.compiler.ast import Query
 
+#: how a plan sentence starts that finds every instance of a class
+TYPED = "Find the entity whose type is "
 #: what a candidate does with the nodes its patterns find
 SHAPES: tuple[str, ...] = (
     "lookup", "count", "yes-no", "rank", "compare", "aggregate", "group", "negation", "columns", "contains",

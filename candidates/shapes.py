@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.candidate import TYPED, Candidate
 from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled
@@ -350,7 +350,7 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     >>> _group_keys(base, [hop])
     []
     """
-    typed = any(step.startswith("Find the entity whose type is ") for step in base.steps)
+    typed = any(step.startswith(TYPED) for step in base.steps)
     reached = {_edge(p, "?x") for p in base.patterns} - {None}
     return [
         hop
