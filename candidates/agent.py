@@ -38,6 +38,7 @@ from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge
 from nl2sparql.candidates.shapes import (
     attribute_words,
     difference,
+    edge_at,
     is_number,
     mentioned,
     operators,
@@ -245,7 +246,11 @@ class Agent:
     # -- bases -----------------------------------------------------------------------------
 
     def _statements(self, view: GraphView, term: str) -> list[Statement]:
-        found = [s for edge in sorted(view.edges(term), key=str) for s in self._by_edge.get(edge, ())]
+        return self._statements_of(view.edges(term))
+
+    def _statements_of(self, edges: Iterable[Edge]) -> list[Statement]:
+        """The bank's statements that leave by ``edges``, the most used first, at most ``statements_per_node``."""
+        found = [s for edge in sorted(edges, key=str) for s in self._by_edge.get(edge, ())]
         return sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
 
     def _bases(self, view: GraphView, anchor: Anchor) -> Iterable[Candidate]:
@@ -291,7 +296,7 @@ class Agent:
             return
         first = _renamed(base, middle)
         # a hop back along the edge that reached ``middle`` finds where the path began
-        came_by = {m.group(1) for p in first.patterns if (m := re.match(rf"^\{middle} <([^>]+)> \S+ \.$", p))}
+        came_by = {edge for p in first.patterns if (edge := edge_at(p, middle)) and edge[1] == "out"}
         seen: set[str] = set()
         for node in view.sample(base.patterns, "?x"):
             if node.type != "uri":
@@ -301,8 +306,7 @@ class Agent:
                     continue
                 seen.add(statement.id)
                 hop = bind(statement, middle, middle, "?x", [helper], self.prefixes)
-                back = re.match(rf"^\{middle} <([^>]+)> \?x \.$", hop.patterns[0]) if len(hop.patterns) == 1 else None
-                if back and back.group(1) in came_by:
+                if len(hop.patterns) == 1 and edge_at(hop.patterns[0], middle) in came_by:
                     continue
                 steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
                 candidate = replace(first, steps=steps, patterns=patterns, hops=base.hops + 1, names_answer=False)
@@ -441,14 +445,10 @@ class Agent:
         paths = []
         for depth in (1, 2, 3):
             for measure, *edges in view.chains_to(_starts(view, base, depth), sorted(by_predicate), depth):
-                statements = [next(iter(self._by_edge.get(Edge(p, "in"), ())), None) for p in edges]
-                if None in statements:
-                    continue
-                names = ["?x", *(f"?w{i}" for i in range(1, depth + 1))]
-                hops = [bind(s, names[i], names[i], names[i + 1], [f"?cw{i}"], self.prefixes)
-                        for i, s in enumerate(statements)]  # fmt: skip
-                hops.append(bind(by_predicate[measure], names[-1], names[-1], "?v", ["?cwv"], self.prefixes))
-                paths.append(hops)
+                hops = self._path_hops([Edge(p, "in") for p in edges], f"?w{depth}")
+                if hops is not None:
+                    last = hops[-1].target
+                    paths.append([*hops, bind(by_predicate[measure], last, last, "?v", ["?cwv"], self.prefixes)])
         return paths
 
     def _paths_to_class(self, view: GraphView, base: Candidate, counted: Anchor) -> list[list[Hop]]:
@@ -462,15 +462,20 @@ class Agent:
             for edges in view.chains_to_class(start, counted.term.strip("<>"), directions):
                 if len(edges) == 2 and edges[0] == edges[1] and directions[0] != directions[1]:
                     continue  # there and back along one edge
-                pairs = zip(edges, directions, strict=True)
-                statements = [next(iter(self._by_edge.get(Edge(p, d), ())), None) for p, d in pairs]
-                if None in statements:
-                    continue
-                names = ["?x", *(f"?w{i}" for i in range(1, len(edges))), "?v"]
-                hops = [bind(s, names[i], names[i], names[i + 1], [f"?cw{i}"], self.prefixes)
-                        for i, s in enumerate(statements)]  # fmt: skip
-                paths.append([*hops, typed])
+                hops = self._path_hops([Edge(p, d) for p, d in zip(edges, directions, strict=True)], "?v")
+                if hops is not None:
+                    paths.append([*hops, typed])
         return paths
+
+    def _path_hops(self, edges: Sequence[Edge], end: str) -> list[Hop] | None:
+        """A chain of edges from ``?x`` read as hops through ``?w1``, ``?w2``, ... to ``end``, by the
+        bank's first statement of each edge (``None`` when the bank has none for one of them)."""
+        statements = [next(iter(self._by_edge.get(edge, ())), None) for edge in edges]
+        if None in statements:
+            return None
+        names = ["?x", *(f"?w{i}" for i in range(1, len(edges))), end]
+        return [bind(s, names[i], names[i], names[i + 1], [f"?cw{i}"], self.prefixes)
+                for i, s in enumerate(statements) if s is not None]  # fmt: skip
 
     # -- attributes ------------------------------------------------------------------------
 
@@ -511,9 +516,7 @@ class Agent:
         nodes = [f"<{n.value}>" for n in view.sample(base.patterns, start, 3) if n.type == "uri"]
         statements = [s for node in nodes for s in self._statements(view, node)]
         if start == "?x" and base.steps[0].startswith(TYPED) and len(_steps(base)) == 1:
-            edges = view.edges_of_all(base.patterns, start)
-            found = [s for edge in sorted(edges, key=str) for s in self._by_edge.get(edge, ())]
-            statements += sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
+            statements += self._statements_of(view.edges_of_all(base.patterns, start))
         seen: set[str] = set()
         for statement in statements:
             if statement.id in seen:

@@ -351,16 +351,16 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     []
     """
     typed = any(step.startswith(TYPED) for step in base.steps)
-    reached = {_edge(p, "?x") for p in base.patterns} - {None}
+    reached = {edge_at(p, "?x") for p in base.patterns} - {None}
     return [
         hop
         for hop in others
         if not (typed and hop.sentence.startswith("Find the type of "))
-        and not (len(hop.patterns) == 1 and _edge(hop.patterns[0], "?x") in reached)
+        and not (len(hop.patterns) == 1 and edge_at(hop.patterns[0], "?x") in reached)
     ]
 
 
-def _edge(pattern: str, node: str) -> tuple[str, str] | None:
+def edge_at(pattern: str, node: str) -> tuple[str, str] | None:
     """The predicate and direction of a pattern's edge at ``node`` (``None``: not at it)."""
     parts = pattern.split()
     if len(parts) != 4 or parts[3] != ".":

@@ -173,11 +173,17 @@ def _answers_type(candidate: Candidate, cues: Cues) -> float:
     >>> _answers_type(groups, read_cues("Which city has the highest total profit?"))
     1.0
     """
-    answer = _ANSWER_VAR.search(candidate.steps[-1]) if candidate.steps else None
-    target = f"assign it to {answer.group(1) if answer else '?x'}."
-    last = [step for step in candidate.steps if step.startswith("Find ") and step.endswith(target)][-1:]
-    typed = bool(last) and last[0].startswith("Find the type of ")
+    typed = _answer_find(candidate, "?x").startswith("Find the type of ")
     return float(typed and not _ASKS_TYPE.search(cues.text))
+
+
+def _answer_find(candidate: Candidate, default: str | None = None) -> str:
+    """The last ``Find`` step that assigns the one variable a plan answers with (``default``
+    where it answers with no single one), or ``""``."""
+    answer = _ANSWER_VAR.search(candidate.steps[-1]) if candidate.steps else None
+    var = answer.group(1) if answer else default
+    found = [s for s in candidate.steps if var and s.startswith("Find ") and s.endswith(f"assign it to {var}.")]
+    return found[-1] if found else ""
 
 
 #: *in which year ...*, *what date ...*: the value a question asks for, by its noun
@@ -194,11 +200,7 @@ def _value_named(candidate: Candidate, cues: Cues) -> float:
     1.0
     """
     asked = _ASKED_VALUE.search(cues.text)
-    answer = _ANSWER_VAR.search(candidate.steps[-1]) if asked and candidate.steps else None
-    if answer is None:
-        return 0.0
-    found = [s for s in candidate.steps if s.startswith("Find ") and s.endswith(f"assign it to {answer.group(1)}.")]
-    return float(bool(found) and asked.group(1) in attribute_words(found[-1]).split())
+    return float(asked is not None and asked.group(1) in attribute_words(_answer_find(candidate)).split())
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:
