@@ -88,6 +88,12 @@ def write_graph(triples: Iterable[Triple], path: Path) -> int:
     return len(lines)
 
 
+def labelled(node: ox.NamedNode, cls: str, text: str) -> Iterator[Triple]:
+    """A node's class (an IRI) and its English label."""
+    yield node, RDF_TYPE, ox.NamedNode(cls)
+    yield node, ox.NamedNode(RDFS + "label"), ox.Literal(text, language="en")
+
+
 def wheel_csv(wheel: Path, member: str) -> list[dict]:
     """The rows of a CSV file inside a wheel (gunzipped when its name ends in ``.gz``)."""
     import csv
@@ -619,19 +625,15 @@ def cars_triples(rows: list[dict]) -> Iterator[Triple]:
     manufacturer (the name's first word, as written: ``chevy`` and ``chevrolet`` apart) and
     origin; a value the source lacks is absent."""
     yield from schema(CVV, CV_CLASSES, CV_PROPS)
-    label = ox.NamedNode(RDFS + "label")
     for number, row in enumerate(rows, 1):
         car = ox.NamedNode(f"{CV}car/{number}")
         first = row["Name"].split()[0]
         maker = ox.NamedNode(f"{CV}maker/{slug(first)}")
         region = ox.NamedNode(f"{CV}region/{slug(row['Origin'])}")
-        yield region, RDF_TYPE, ox.NamedNode(CVV + "Region")
-        yield region, label, ox.Literal(row["Origin"], language="en")
-        yield maker, RDF_TYPE, ox.NamedNode(CVV + "Manufacturer")
-        yield maker, label, ox.Literal(CV_ACRONYMS.get(first, first.capitalize()), language="en")
+        yield from labelled(region, CVV + "Region", row["Origin"])
+        yield from labelled(maker, CVV + "Manufacturer", CV_ACRONYMS.get(first, first.capitalize()))
         yield maker, ox.NamedNode(CVV + "homeRegion"), region
-        yield car, RDF_TYPE, ox.NamedNode(CVV + "Car")
-        yield car, label, ox.Literal(row["Name"], language="en")
+        yield from labelled(car, CVV + "Car", row["Name"])
         yield car, ox.NamedNode(CVV + "manufacturer"), maker
         yield car, ox.NamedNode(CVV + "origin"), region
         yield car, ox.NamedNode(CVV + "modelYear"), lit(int(row["Year"][:4]))
@@ -689,7 +691,6 @@ def penguin_triples(rows: list[dict]) -> Iterator[Triple]:
     study, and the measurements the table has (``NA`` is left out); species, islands, the
     region and the studies are labelled nodes."""
     yield from schema(PGV, PG_CLASSES, PG_PROPS)
-    label = ox.NamedNode(RDFS + "label")
     for row in rows:
         name, scientific = row["Species"].rstrip(")").split(" (")
         species = ox.NamedNode(f"{PG}species/{slug(name.split()[0])}")
@@ -699,8 +700,7 @@ def penguin_triples(rows: list[dict]) -> Iterator[Triple]:
         penguin = ox.NamedNode(f"{PG}penguin/{slug(row['studyName'])}-{slug(row['Individual ID'])}")
         for node, kind, text in ((species, "Species", name), (island, "Island", row["Island"]),
                                  (region, "Region", row["Region"]), (study, "Study", row["studyName"])):  # fmt: skip
-            yield node, RDF_TYPE, ox.NamedNode(PGV + kind)
-            yield node, label, ox.Literal(text, language="en")
+            yield from labelled(node, PGV + kind, text)
         yield species, ox.NamedNode(PGV + "scientificName"), lit(scientific)
         yield island, ox.NamedNode(PGV + "region"), region
         yield penguin, RDF_TYPE, ox.NamedNode(PGV + "Penguin")
@@ -755,7 +755,6 @@ def superstore_triples(rows: list[dict]) -> Iterator[Triple]:
     state: several Hendersons), of a sub-category; ship mode and segment stay strings, as
     a direct mapping of the table leaves them; states, regions and categories are nodes."""
     yield from schema(SSV, SS_CLASSES, SS_PROPS)
-    label = ox.NamedNode(RDFS + "label")
     for number, row in enumerate(rows, 1):
         line = ox.NamedNode(f"{SS}line/{number}")
         city = ox.NamedNode(f"{SS}city/{slug(row['City'])}-{slug(row['State'])}")
@@ -766,8 +765,7 @@ def superstore_triples(rows: list[dict]) -> Iterator[Triple]:
         for node, kind, text in ((city, "City", row["City"]), (state, "State", row["State"]),
                                  (region, "Region", row["Region"]), (sub, "SubCategory", row["Sub-Category"]),
                                  (category, "Category", row["Category"])):  # fmt: skip
-            yield node, RDF_TYPE, ox.NamedNode(SSV + kind)
-            yield node, label, ox.Literal(text, language="en")
+            yield from labelled(node, SSV + kind, text)
         yield city, ox.NamedNode(SSV + "inState"), state
         yield state, ox.NamedNode(SSV + "inRegion"), region
         yield sub, ox.NamedNode(SSV + "parentCategory"), category
@@ -814,7 +812,6 @@ def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple
     string), airlines known by their carrier code alone, and routes as nodes of their own
     (origin, destination, airline), as a network's edges with attributes are stored."""
     yield from schema(ARV, AR_CLASSES, AR_PROPS)
-    label = ox.NamedNode(RDFS + "label")
     by_id = {}
     for row in airports:
         airport = ox.NamedNode(f"{AR}airport/{slug(row['IATA'])}")
@@ -823,8 +820,7 @@ def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple
         city = ox.NamedNode(f"{AR}city/{slug(row['City'])}-{slug(row['Country'])}")
         for node, kind, text in ((airport, "Airport", row["Name"]), (country, "Country", row["Country"]),
                                  (city, "City", row["City"])):  # fmt: skip
-            yield node, RDF_TYPE, ox.NamedNode(ARV + kind)
-            yield node, label, ox.Literal(text, language="en")
+            yield from labelled(node, ARV + kind, text)
         yield airport, ox.NamedNode(ARV + "iataCode"), lit(row["IATA"])
         yield airport, ox.NamedNode(ARV + "icaoCode"), lit(row["ICAO"])
         yield airport, ox.NamedNode(ARV + "servesCity"), city
@@ -835,8 +831,7 @@ def airport_triples(airports: list[dict], routes: list[dict]) -> Iterator[Triple
         yield airport, ox.NamedNode(ARV + "airportType"), lit(row["Type"].replace("_", " "))
     for row in routes:
         airline = ox.NamedNode(f"{AR}airline/{slug(row['Airline'])}")
-        yield airline, RDF_TYPE, ox.NamedNode(ARV + "Airline")
-        yield airline, label, ox.Literal(row["Airline"], language="en")
+        yield from labelled(airline, ARV + "Airline", row["Airline"])
         yield airline, ox.NamedNode(ARV + "dotId"), lit(int(row["AirlineID"]))
         route = ox.NamedNode(f"{AR}route/{slug(row['Airline'])}-{slug(row['Source'])}-{slug(row['Destination'])}")
         yield route, RDF_TYPE, ox.NamedNode(ARV + "Route")
@@ -900,11 +895,9 @@ def film_triples(rows: list[dict]) -> Iterator[Triple]:
     countries and companies their lists name, one node per name (a person who directs and
     acts is one person)."""
     yield from schema(FMV, FM_CLASSES, FM_PROPS)
-    label = ox.NamedNode(RDFS + "label")
     for row in rows:
         film = ox.NamedNode(f"{FM}film/{row['ID']}")
-        yield film, RDF_TYPE, ox.NamedNode(FMV + "Film")
-        yield film, label, ox.Literal(row["Title"], language="en")
+        yield from labelled(film, FMV + "Film", row["Title"])
         yield film, ox.NamedNode(FMV + "releaseYear"), lit(int(row["Year"]))
         numbers = {"runtime": row["Runtime"], "metascore": row["Metacritic"], "tomatometer": row["Meter"],
                    "oscarsWon": row["Oscars"]}  # fmt: skip
@@ -919,8 +912,7 @@ def film_triples(rows: list[dict]) -> Iterator[Triple]:
             for name in (n.strip() for n in (row[column] or "").split(",")):
                 if name:
                     node = ox.NamedNode(f"{FM}{folder}/{slug(name)}")
-                    yield node, RDF_TYPE, ox.NamedNode(FMV + kind)
-                    yield node, label, ox.Literal(name, language="en")
+                    yield from labelled(node, FMV + kind, name)
                     yield film, ox.NamedNode(FMV + prop), node
 
 
