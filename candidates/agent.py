@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from nl2sparql.candidates.anchors import anchors_of, naming
+from nl2sparql.candidates.anchors import anchors_of, asked_words, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
@@ -163,11 +163,16 @@ class Agent:
             things = (n for c in ranked if c not in best and (n := with_kind(c)).answer_class == "named")
             every_one = [with_kind(b) for b in typed if _types_as(b, asked)]
             pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
+        if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
+            words = asked_words(question)
+            pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
         final = list(pool)
         if cues.yes_no:
             final += self._yes_no(view, [with_kind(c) for c in ranked], anchors)
             final += self._all_values_hold(bases, anchors)
         for base in pool:
+            if _finds_flags(view, base):  # true or false: nothing to count, rank or compare
+                continue
             numbers, others = self._attributes(view, base)
             if cues.columns:
                 others += self._name_column(view, base, cues.text, numbers + others)
@@ -188,6 +193,7 @@ class Agent:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
             final += self._differences(view, ranked, anchors, question, cues.difference)
+            final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.share:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
@@ -313,6 +319,30 @@ class Agent:
                 if view.reaches(candidate.patterns):
                     yield candidate
 
+    def _stepped_out(self, view: GraphView, reading: Candidate, asked: set[str], words: Set[str]) -> list[Candidate]:
+        """One hop beyond the nodes ``reading`` finds, where those are records with no name (a
+        pitching season, a salary) and the hop reaches named things the question asks for:
+        things the edge is named like (*which pitchers ...*: the pitcher of each pitching
+        season) or of the class it asks for. The record stays on the way, so its numbers still
+        rank and compare the things."""
+        if reading.answer_kind != "uri" or not reading.steps or self._named(view, reading):
+            return []
+        found = []
+        for step in self._next_hops(view, reading, "?m5", "?c7"):
+            if f"<{RDF_TYPE}>" in step.patterns[-1] or not self._named(view, step):
+                continue
+            edge_words = {singular_word(w) for w in attribute_words(step.steps[-2]).split()}
+            of_asked = bool(asked) and self._typed(view, step, asked).answer_class == "named"
+            if (edge_words and edge_words <= words) or of_asked:
+                found.append(step)
+        return found
+
+    def _named(self, view: GraphView, reading: Candidate) -> bool:
+        """Whether the nodes ``reading`` finds have a name (one sampled)."""
+        node = view.sample(reading.patterns, "?x", 1)
+        names = ", ".join(f"<{p}>" for p in DEFAULT_NAME_PREDICATES)
+        return bool(node) and bool(view.sample((f"<{node[0].value}> ?np ?n . FILTER(?np IN ({names}))",), "?n", 1))
+
     def _intersections(self, view: GraphView, found: Sequence[Candidate]) -> Iterable[Candidate]:
         """Two readings from different anchors that find a node in common (at most three hops)."""
         for i, a in enumerate(found):
@@ -385,11 +415,31 @@ class Agent:
         for anchor in anchors:
             if anchor.kind != "entity":
                 continue
-            hops = [bind(s, anchor.term, anchor.name, "?v", ["?c3"], self.prefixes)
-                    for s in self._statements(view, anchor.term)]  # fmt: skip
-            named = [hop for hop in mentioned(hops, text) if view.sample(hop.patterns, "?v", 1)]
+            named = self._named_attributes(view, anchor, text)
             if len(named) > 1:
                 found.append(with_many_columns(Candidate("lookup", (), (), anchors=(anchor.name,)), named, False))
+        return found
+
+    def _named_attributes(self, view: GraphView, anchor: Anchor, text: str) -> list[Hop]:
+        """The attributes of a named entity that the question names, in its order, each with a value."""
+        hops = [bind(s, anchor.term, anchor.name, "?v", ["?c3"], self.prefixes)
+                for s in self._statements(view, anchor.term)]  # fmt: skip
+        return [hop for hop in mentioned(hops, text) if view.sample(hop.patterns, "?v", 1)]
+
+    def _attribute_differences(
+        self, view: GraphView, anchors: Sequence[Anchor], text: str, order: str
+    ) -> list[Candidate]:
+        """Two numbers of one named entity and their difference (*the difference between the
+        wins and the losses of the 2016 Chicago Cubs*): the first named minus the second."""
+        found = []
+        for anchor in (a for a in anchors if a.kind == "entity"):
+            numbers = [hop for hop in self._named_attributes(view, anchor, text)
+                       if _numeric(view.sample(hop.patterns, "?v", 1)[0].value)]  # fmt: skip
+            readings = [_base(replace(hop, sentence=hop.sentence.replace("?v", "?x"),
+                                      patterns=tuple(p.replace("?v", "?x") for p in hop.patterns)), anchor)
+                        for hop in numbers[:2]]  # fmt: skip
+            if len(readings) == 2:
+                found.append(difference(*readings, later=order == "later"))
         return found
 
     def _differences(
@@ -483,10 +533,10 @@ class Agent:
         """Hops from the nodes ``base`` reaches to ``?v``: those whose values are numbers or
         dates, and the others; then the numbers of a node on the way (``?m``), which is where
         a value keyed by a second item hangs (a country's population *in 2007*, on the
-        observation that joins the two; a CVT's, in Freebase's words)."""
+        observation that joins the two; a CVT's, in Freebase's words), the nearest first."""
         numbers: list[Hop] = []
         others: list[Hop] = []
-        for start in ("?x", *_waypoints(base)):
+        for start in ("?x", *reversed(_waypoints(base))):
             for hop, numeric in self._hops_from(view, base, start):
                 if len(numbers) + len(others) >= self.limits.attributes:
                     return numbers, others
@@ -528,7 +578,8 @@ class Agent:
                 continue
             numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
             dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
-            yield replace(hop, dated=dated), numeric
+            flag = all(v.datatype and v.datatype.endswith("#boolean") for v in values)
+            yield replace(hop, dated=dated, flag=flag), numeric
 
 
 _REACHES_X = re.compile(r"^\S+ <([^>]+)> \?x \.$")
@@ -661,6 +712,12 @@ def _waypoints(candidate: Candidate) -> list[str]:
     ['?m']
     """
     return list(dict.fromkeys(re.findall(r"\?m\d?(?:_\d+)?\b", " ".join(candidate.patterns))))
+
+
+def _finds_flags(view: GraphView, reading: Candidate) -> bool:
+    """Whether ``reading`` finds true or false (one value sampled)."""
+    found = view.sample(reading.patterns, "?x", 1)
+    return bool(found) and bool(found[0].datatype) and found[0].datatype.endswith("#boolean")
 
 
 def _numeric(text: str) -> bool:

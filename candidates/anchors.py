@@ -102,6 +102,16 @@ def _named_apart(entity: Any, kept: Sequence[Any]) -> bool:
 _ASKS_FOR = re.compile(r"\b(?:which|what|list|give|name|show|how many)(?: all)?(?: of)?(?: the)?((?:\s+[\w-]+){1,3})")
 
 
+def asked_words(question: str) -> set[str]:
+    """The words, singular, just after what asks for things (*which pitchers had more* gives
+    ``{"pitcher", "had", "more"}``).
+
+    >>> sorted(asked_words("Which pitchers had more than 250 strikeouts?"))
+    ['had', 'more', 'pitcher']
+    """
+    return {singular_word(w) for m in _ASKS_FOR.finditer(question.lower()) for w in m.group(1).split()}
+
+
 def _asked(name: str, question: str) -> bool:
     """Whether the question asks for things of the class named ``name``, by its head noun
     (*Which airports can you fly to from Missoula Montana Airport?* asks for airports,
@@ -115,7 +125,7 @@ def _asked(name: str, question: str) -> bool:
     True
     """
     head = singular_word(name.lower().split()[-1]) if name.strip() else ""
-    return any(head in {singular_word(w) for w in m.group(1).split()} for m in _ASKS_FOR.finditer(question.lower()))
+    return head in asked_words(question)
 
 
 def _whole_first(classes: Sequence[Any]) -> list[Any]:

@@ -85,7 +85,7 @@ _AGGREGATES = (
         "sum",
     ),
     (re.compile(r"\b(minimum|lowest|smallest|least)\b"), "minimum"),
-    (re.compile(r"\b(maximum|highest|largest|biggest)\b"), "maximum"),
+    (re.compile(r"\b(maximum|highest|largest|biggest)\b|^what (?:is|was) the most\b"), "maximum"),
 )
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
 _NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
@@ -103,6 +103,7 @@ _QUOTED = re.compile(
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
     r"|\b\w+ and \w+ of (every|each|all)\b|^(list|give|show)\b.+\band\b"
+    r"|^(?:what|which) (?:is|are|was|were) (?:the )?\w+(?: \w+)? and (?:the )?\w+(?: \w+)? of\b"
 )
 
 

@@ -39,6 +39,7 @@ class Hop:
     target: str
     statement_id: str
     dated: bool = False  # its values are dates (compared by year when the question writes one)
+    flag: bool = False  # its values are true or false (a yes/no attribute: *won the division*)
     via: str = "?x"  # the node it starts from: ``?x``, or a node on the way to it (``?m``)
 
 

@@ -104,6 +104,26 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
+def flagged(base: Candidate, attribute: Hop, holds: bool) -> Candidate:
+    """The ``?x`` whose yes/no attribute holds (*the teams that won their division*), or not."""
+    value = "true" if holds else "false"
+    steps = (*without_answer(base), attribute.sentence, f"Make sure ?v is {value}.", _ANSWER)
+    patterns = (*base.patterns, *attribute.patterns, f"FILTER(?v = {value})")
+    return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def flag_named(attribute: Hop, text: str) -> bool:
+    """Whether the question's words (``text``: :attr:`Cues.text`) hold every word of a yes/no
+    attribute's name but its articles (*won their division*: *won the division*).
+
+    >>> hop = Hop("Find the won the division of the team season ?x, assign it to ?v.", (), "?v", "s", flag=True)
+    >>> flag_named(hop, "how many teams won their division in 2016"), flag_named(hop, "which teams won")
+    (True, False)
+    """
+    words = set(attribute_words(attribute.sentence).split()) - {"the", "a", "an", "of", "is", "has"}
+    return attribute.flag and bool(words) and words <= set(text.split())
+
+
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
     """Whether the value ``base`` finds compares with a number (*Was Radiohead formed before 1980?*)."""
     steps = (*without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
@@ -355,7 +375,8 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     return [
         hop
         for hop in others
-        if not (typed and hop.sentence.startswith("Find the type of "))
+        if not hop.flag  # true and false are no groups a question asks for
+        and not (typed and hop.sentence.startswith("Find the type of "))
         and not (len(hop.patterns) == 1 and edge_at(hop.patterns[0], "?x") in reached)
     ]
 
@@ -379,6 +400,10 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
     if cues.count:
         yield counted(base)
+    for attribute in (a for a in others if flag_named(a, cues.text)):
+        yield flagged(base, attribute, not cues.negation)
+        if cues.count:
+            yield counted(flagged(base, attribute, not cues.negation))
     if cues.contains:
         yield containing(base, cues.contains)
         if cues.count:  # *how many airports have "Regional" in their name*
