@@ -41,6 +41,7 @@ from nl2sparql.candidates.shapes import (
     edge_at,
     is_number,
     mentioned,
+    not_of_class,
     operators,
     share,
     with_many_columns,
@@ -189,6 +190,10 @@ class Agent:
                 for anchor in counted[:1]:
                     paths = self._paths_to_class(view, base, anchor)
                     final += gathered_operators(base, cues, paths, counted=True)
+        if cues.negation:  # things of the class asked for that are not of another class named
+            others = [a for a in anchors if a.kind == "class" and not a.asked]
+            pairs = [(b, a) for b in typed if _types_as(b, asked) for a in others]
+            final += [not_of_class(b, a.term, a.name) for b, a in pairs if _kin(view, b, a.term)]
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
@@ -712,6 +717,14 @@ def _waypoints(candidate: Candidate) -> list[str]:
     ['?m']
     """
     return list(dict.fromkeys(re.findall(r"\?m\d?(?:_\d+)?\b", " ".join(candidate.patterns))))
+
+
+def _kin(view: GraphView, things: Candidate, term: str) -> bool:
+    """Whether the things a typed base finds and the instances of the class ``term`` share a
+    type (*managers* and *players* are both persons; *teams* and *divisions* share none, and
+    *the teams that are not divisions* means nothing)."""
+    shared = (*things.patterns, "?x a ?t .", f"?y a {term} .", "?y a ?t .", f"FILTER(?t != {term})")
+    return view.reaches(shared)
 
 
 def _finds_flags(view: GraphView, reading: Candidate) -> bool:

@@ -202,6 +202,17 @@ def ranked_groups(
                    hops=base.hops + 1, answer_kind="uri", answer_class="")  # fmt: skip
 
 
+def kept_groups(base: Candidate, group: Hop, op: str, number: str) -> Candidate:
+    """The ``?g`` whose number of ``?x`` compares with a number the question writes (*the
+    countries where more than 30 players were born*: ``HAVING``)."""
+    group = _as_group(group)
+    steps = (*without_answer(base), group.sentence, "Count ?x for each ?g, assign it to ?n.",
+             f"Make sure ?n is {op} {number}.", "The answer is ?g.")  # fmt: skip
+    tail = f"GROUP BY ?g HAVING (COUNT(DISTINCT ?x) {SYMBOLS[op]} {number})"
+    return replace(base, shape="compare", steps=steps, patterns=base.patterns + group.patterns, head="SELECT ?g",
+                   tail=tail, hops=base.hops + 1, answer_kind="", answer_class="")  # fmt: skip
+
+
 def _as_group(hop: Hop) -> Hop:
     return replace(
         hop, sentence=hop.sentence.replace("?v", "?g"), patterns=tuple(p.replace("?v", "?g") for p in hop.patterns)
@@ -288,6 +299,13 @@ def negated(base: Candidate, attribute: Hop) -> Candidate:
     missing = attribute.sentence.replace("Find ", "", 1).rsplit(",", 1)[0]
     steps = (*without_answer(base), f"Make sure nothing is {missing}.", _ANSWER)
     patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {' '.join(attribute.patterns)} }}")
+    return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def not_of_class(base: Candidate, term: str, name: str) -> Candidate:
+    """The ``?x`` that are not of a second class (*which managers were never players*)."""
+    steps = (*without_answer(base), f"Make sure ?x is not of type {name}.", _ANSWER)
+    patterns = (*base.patterns, f"FILTER NOT EXISTS {{ ?x a {term} . }}")
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
@@ -430,6 +448,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             for function in cues.named_functions:
                 for attribute in numbers:
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
+    if cues.compare and cues.counts_compared and cues.things:  # *the countries where more than 30 players ...*
+        for group in _group_keys(base, others):
+            yield kept_groups(base, group, *cues.compare)
     if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
         for attribute in numbers:
             yield compared(base, attribute, *cues.compare, cues.compare_unit)
