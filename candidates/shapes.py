@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from nl2sparql.candidates.candidate import TYPED, Candidate
-from nl2sparql.candidates.cues import Cues
+from nl2sparql.candidates.cues import Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled
 
@@ -413,10 +413,27 @@ def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 
 
+def reads_counted(candidate: Candidate, cues: Cues) -> bool:
+    """Whether the answer is a value the graph keeps under the words the question counts
+    (*how many home runs did he hit*: *the home runs of the batting season*): the count
+    itself, not things to count.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the home runs of the batting season ?m, assign it to ?x.", "The answer is ?x.")
+    >>> lookup = Candidate("lookup", steps, (), answer_kind="literal")
+    >>> reads_counted(lookup, read_cues("How many home runs did he hit?"))
+    True
+    """
+    step = next((s for s in reversed(candidate.steps) if s.endswith("assign it to ?x.")), "")
+    literal = candidate.answer_kind == "literal" and candidate.shape == "lookup"
+    read = [singular_word(w) for w in attribute_words(step).split()] if literal else []
+    return bool(read) and read == [singular_word(w) for w in cues.counted.split()][: len(read)]
+
+
 def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
     """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
     attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
-    if cues.count:
+    if cues.count and not reads_counted(base, cues):
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
         yield flagged(base, attribute, not cues.negation)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues, singular_word
-from nl2sparql.candidates.shapes import attribute_words, named_at
+from nl2sparql.candidates.shapes import attribute_words, named_at, reads_counted
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -100,7 +100,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
 
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
-    realised = realised_shapes(candidate)
+    realised = realised_shapes(candidate) | ({"count"} if reads_counted(candidate, cues) else set())
     asked = asked_shapes(cues, realised)
     used = set(candidate.anchors)
     strong = [name for name in named if name]
