@@ -1,0 +1,78 @@
+"""The agent on a graph of records with no name (contracts) between named things, yes/no
+attributes, two classes of people and places stored as strings (issue 40): each question's
+gold candidate is built, and its steps are a plan the grammar accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_discrimination import _same, answers, graph_and_bank
+
+from nl2sparql.candidates.agent import Agent
+from nl2sparql.kg.grounding import Grounder
+from nl2sparql.kg.store import Store
+from nl2sparql.memory_bank.bank import MemoryBank
+from nl2sparql.plan.reader import parse_plan
+from nl2sparql.plan.steps import check_plan
+from nl2sparql.ranker.scorer import EmbeddingScorer
+
+LEAGUE = """
+@prefix l: <http://example.org/league/schema#> .
+@prefix d: <http://example.org/league/data/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+l:Person rdfs:label "person" . l:Player rdfs:label "player" . l:Coach rdfs:label "coach" .
+l:Team rdfs:label "team" . l:TeamSeason rdfs:label "team season" . l:Contract rdfs:label "contract" .
+l:team rdfs:label "team" ; rdfs:domain l:TeamSeason ; rdfs:range l:Team .
+l:wins rdfs:label "wins" ; rdfs:domain l:TeamSeason ; rdfs:range xsd:integer .
+l:losses rdfs:label "losses" ; rdfs:domain l:TeamSeason ; rdfs:range xsd:integer .
+l:wonTitle rdfs:label "won the title" ; rdfs:domain l:TeamSeason ; rdfs:range xsd:boolean .
+l:birthCountry rdfs:label "birth country" ; rdfs:domain l:Person ; rdfs:range xsd:string .
+l:player rdfs:label "player" ; rdfs:domain l:Contract ; rdfs:range l:Player .
+l:signedWith rdfs:label "signed with" ; rdfs:domain l:Contract ; rdfs:range l:Team .
+l:amount rdfs:label "amount" ; rdfs:domain l:Contract ; rdfs:range xsd:integer .
+
+d:Reds a l:Team ; rdfs:label "Reds" . d:Blues a l:Team ; rdfs:label "Blues" . d:Greens a l:Team ; rdfs:label "Greens" .
+d:Reds2020 a l:TeamSeason ; rdfs:label "Reds 2020" ; l:team d:Reds ; l:wins 30 ; l:losses 20 ; l:wonTitle true .
+d:Blues2020 a l:TeamSeason ; rdfs:label "Blues 2020" ; l:team d:Blues ; l:wins 22 ; l:losses 28 ; l:wonTitle false .
+d:Greens2020 a l:TeamSeason ; rdfs:label "Greens 2020" ; l:team d:Greens ; l:wins 35 ; l:losses 15 ; l:wonTitle true .
+d:Ann a l:Person, l:Player ; rdfs:label "Ann Arbor" ; l:birthCountry "Spain" .
+d:Ben a l:Person, l:Player ; rdfs:label "Ben Bray" ; l:birthCountry "Spain" .
+d:Dan a l:Person, l:Player, l:Coach ; rdfs:label "Dan Dale" ; l:birthCountry "Italy" .
+d:Cora a l:Person, l:Coach ; rdfs:label "Cora Cole" ; l:birthCountry "Italy" .
+d:c1 a l:Contract ; l:player d:Ann ; l:signedWith d:Reds ; l:amount 150 .
+d:c2 a l:Contract ; l:player d:Ben ; l:signedWith d:Blues ; l:amount 80 .
+d:c3 a l:Contract ; l:player d:Dan ; l:signedWith d:Greens ; l:amount 60 .
+"""
+D = "http://example.org/league/data/"
+
+LEAGUE_GOLD = [
+    ("Which coaches were never players?", "negation", {D + "Cora"}),  # a second class, not held
+    ("In which countries were more than 1 player born?", "compare", {"Spain"}),  # HAVING over a string
+    ("How many team seasons won the title?", "count", {"2"}),  # a yes/no attribute as a condition
+    ("What are the wins and losses of the Reds 2020?", "columns", {"30", "20"}),  # two values of one entity
+    ("What is the difference between the wins and the losses of the Reds 2020?", "difference", {"10"}),
+    ("Which players had a contract with an amount above 100?", "compare", {D + "Ann"}),  # through a nameless record
+    ("What is the most wins of a team season?", "aggregate", {"35"}),  # the number, not the season
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("league"), "league", LEAGUE)
+    yield store, bank
+    store.close()
+
+
+@pytest.mark.parametrize(("question", "shape", "gold"), LEAGUE_GOLD, ids=[g[1] for g in LEAGUE_GOLD])
+def test_the_agent_builds_the_gold_candidate_over_records_flags_and_classes(
+    league: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
+) -> None:
+    store, bank = league
+    agent = Agent(bank, store)
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    right = [c for c in found if c.shape == shape and _same(answers(store, agent, c), gold)]
+    assert right, [c.text for c in found[:8]]
+    check_plan(parse_plan("\n".join(right[0].steps) + "\n"))
