@@ -35,7 +35,9 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
-SUITES = ("chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball")
+SUITES = (
+    "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
+)  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"

@@ -424,7 +424,13 @@ STAR_GOLD = [
 def test_the_agent_gathers_numbers_from_the_things_that_lead_to_a_node(
     star: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
 ) -> None:
-    store, bank = star
+    assert_gold_candidate(star, question, shape, gold)
+
+
+def assert_gold_candidate(graph: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]) -> None:
+    """A fresh agent over ``graph`` builds a candidate of ``shape`` that answers ``gold``, and
+    its steps are a plan the grammar accepts."""
+    store, bank = graph
     agent = Agent(bank, store)
     found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
     right = [c for c in found if c.shape == shape and _same(answers(store, agent, c), gold)]

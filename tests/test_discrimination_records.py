@@ -7,15 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_discrimination import _same, answers, graph_and_bank
+from test_discrimination import assert_gold_candidate, graph_and_bank
 
-from nl2sparql.candidates.agent import Agent
-from nl2sparql.kg.grounding import Grounder
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.plan.reader import parse_plan
-from nl2sparql.plan.steps import check_plan
-from nl2sparql.ranker.scorer import EmbeddingScorer
 
 LEAGUE = """
 @prefix l: <http://example.org/league/schema#> .
@@ -70,9 +65,4 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, Me
 def test_the_agent_builds_the_gold_candidate_over_records_flags_and_classes(
     league: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
 ) -> None:
-    store, bank = league
-    agent = Agent(bank, store)
-    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
-    right = [c for c in found if c.shape == shape and _same(answers(store, agent, c), gold)]
-    assert right, [c.text for c in found[:8]]
-    check_plan(parse_plan("\n".join(right[0].steps) + "\n"))
+    assert_gold_candidate(league, question, shape, gold)
