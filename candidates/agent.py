@@ -41,6 +41,7 @@ from nl2sparql.candidates.shapes import (
     edge_at,
     is_number,
     mentioned,
+    named_at,
     not_of_class,
     operators,
     share,
@@ -140,7 +141,9 @@ class Agent:
         from_named = [g for g in grown if g.steps[0] in named_starts][:beam]
         third = [c for g in from_named for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
-        grown += self._intersections(view, firsts[:beam] + grown[:beam])
+        crossed = list(self._intersections(view, firsts[:beam] + grown[:beam]))
+        grown += crossed
+        grown += self._met_records(view, self._best(question, crossed, scores, 3), cues.text, asked_words(question))
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
@@ -340,6 +343,27 @@ class Agent:
             of_asked = bool(asked) and self._typed(view, step, asked).answer_class == "named"
             if (edge_words and edge_words <= words) or of_asked:
                 found.append(step)
+        return found
+
+    def _met_records(
+        self, view: GraphView, crossed: Sequence[Candidate], text: str, words: Set[str]
+    ) -> list[Candidate]:
+        """A nameless record two readings meet at (Harper's batting season that played for a
+        team season of 2015), read on: a value of it the question names (*how many home runs
+        did Harper hit in 2015*), or the named node at the other end of an edge it was met by,
+        where the edge's words are what the question asks for (*which players born in Cuba
+        played for ...*: the player the record names)."""
+        found = []
+        for reading in crossed:
+            if self._named(view, reading):
+                continue
+            found += [c for c in self._next_hops(view, reading, "?m4", "?c8") if named_at(c.steps[-2], text) >= 0]
+            for waypoint in _waypoints(reading):
+                marked = [re.sub(re.escape(waypoint) + r"\b", "?w", step) for step in reading.steps]
+                edge = next((m.group(1) for step in marked if (m := _MET_BY.match(step))), "")
+                thing = _answered_by(reading, waypoint)
+                if edge and {singular_word(w) for w in edge.split()} <= words and self._named(view, thing):
+                    found.append(thing)
         return found
 
     def _named(self, view: GraphView, reading: Candidate) -> bool:
@@ -717,6 +741,21 @@ def _waypoints(candidate: Candidate) -> list[str]:
     ['?m']
     """
     return list(dict.fromkeys(re.findall(r"\?m\d?(?:_\d+)?\b", " ".join(candidate.patterns))))
+
+
+_MET_BY = re.compile(r"^Find the .+ whose (.+) is \?w, assign it to \?x\.$")
+
+
+def _answered_by(candidate: Candidate, waypoint: str) -> Candidate:
+    """``candidate`` answering with the node ``waypoint`` names (its ``?x`` kept as ``?m4``)."""
+    names = {"?x": "?m4", waypoint: "?x"}
+    pattern = re.compile("|".join(re.escape(n) + r"\b" for n in names))
+
+    def swap(text: str) -> str:
+        return pattern.sub(lambda m: names[m.group(0)], text)
+
+    steps = (*(swap(s) for s in _steps(candidate)), _ANSWER)
+    return replace(candidate, steps=steps, patterns=tuple(swap(p) for p in candidate.patterns), names_answer=False)
 
 
 def _kin(view: GraphView, things: Candidate, term: str) -> bool:
