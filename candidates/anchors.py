@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
-from nl2sparql.candidates.cues import Cues, singular_word
+from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
 from nl2sparql.candidates.shapes import is_number
 from nl2sparql.kg.store import NS as FREEBASE_NS
 
@@ -30,11 +30,17 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     Left out: an entity linked far below the best one, unless the question writes its whole
     name apart from the others' (*Europe* beside *mazda rx-7 gs*); one found by a single
     lower-case word inside a longer name (*capital* in *Australian Capital Territory*: names
-    are written with capitals); a value matched in part; a number the question compares with
-    or ranks by (*more than 12*, *the 6th to 10th*), or a word it searches names for (*with
-    "Regional" in their name*), which is an operand, not a thing."""
+    are written with capitals), or by the adjective of *how deep*; a value matched in part; a
+    number the question compares with or ranks by (*more than 12*, *the 6th to 10th*), or a
+    word it searches names for (*with "Regional" in their name*), which is an operand, not a
+    thing."""
     searched = cues.contains if cues is not None else None  # *"Regional" in their name*: a word searched for
-    entities = [e for e in grounding.entities[: limits.entities] if not _common_word(e) and not _searched(e, searched)]
+    measured = HOW_MEASURED.search(cues.text) if cues is not None else None  # *how deep*: no entity *Deep*
+    entities = [
+        e
+        for e in grounding.entities[: limits.entities]
+        if not _common_word(e) and not _searched(e, searched) and not _measure_word(e, measured)
+    ]
     best = max((float(e.score) for e in entities), default=0.0)
     kept: list[Any] = []
     for entity in entities:
@@ -59,6 +65,11 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _measure_word(entity: Any, measured: re.Match[str] | None) -> bool:
+    """Whether the entity was found by the adjective of a *how deep*, *how tall* question."""
+    return measured is not None and str(getattr(entity, "mention", "")).lower() == measured.group(1)
 
 
 def _outermost(values: Sequence[Any]) -> list[Any]:

@@ -44,11 +44,13 @@ _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
 _MOST = re.compile(
     r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last(?! name)|maximum|max|"
     r"heaviest|tallest|richest|youngest|best|expensive|costliest|more|northernmost|easternmost|"
+    r"deepest|strongest|widest|hottest|warmest|fastest|quickest|loudest|brightest|busiest|"
     r"furthest north|farthest north|furthest east|farthest east)\b"
 )
 _LEAST = re.compile(
     r"\b(least|lowest|smallest|shortest|earliest|first(?! name)|oldest|minimum|min|cheapest|fewest|lightest|"
-    r"poorest|worst|southernmost|westernmost|furthest south|farthest south|furthest west|farthest west)\b"
+    r"poorest|worst|southernmost|westernmost|furthest south|farthest south|furthest west|farthest west|"
+    r"shallowest|weakest|coldest|coolest|slowest|narrowest|thinnest|quietest)\b"
 )
 #: *more than 100* compares with a number; it ranks nothing
 _THAN_NUMBER = re.compile(rf"\bmore\s+than\s+{_NUMBER}")
@@ -95,7 +97,8 @@ _GROUP_RANK = re.compile(
     r"|\bby (?:the )?number of\b|" + _BY_TOTAL.pattern
 )
 _VALUE = re.compile(
-    r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall)\b"
+    r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall"
+    r"|how deep|how heavy|how far|how strong|how wide|how high)\b"
 )
 _QUOTED = re.compile(
     r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\bwith (\w+) in (?:its|their) (?:name|title)"
@@ -105,6 +108,27 @@ _COLUMNS = re.compile(
     r"|\b\w+ and \w+ of (every|each|all)\b|^(list|give|show)\b.+\band\b"
     r"|^(?:what|which) (?:is|are|was|were) (?:the )?\w+(?: \w+)? and (?:the )?\w+(?: \w+)? of\b"
 )
+
+
+#: the measure an adjective of degree speaks of (*the lightest*: a weight), in English at large
+MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("heavy", "heavier", "heaviest", "light", "lighter", "lightest"): ("weight", "mass"),
+    ("long", "longer", "longest", "short", "shorter", "shortest"): ("length", "duration", "running time"),
+    ("tall", "taller", "tallest"): ("height",),
+    ("old", "older", "oldest", "young", "younger", "youngest"): ("age", "birth date"),
+    ("cheap", "cheaper", "cheapest", "expensive", "costliest", "pricier", "priciest"): ("price", "cost"),
+    ("fast", "faster", "fastest", "slow", "slower", "slowest", "quickest"): ("speed",),
+    ("rich", "richer", "richest", "poor", "poorer", "poorest"): ("wealth", "income"),
+    ("big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"): ("size", "area"),
+    ("populous",): ("population",),
+    ("deep", "deeper", "deepest", "shallow", "shallower", "shallowest"): ("depth",),
+    ("wide", "wider", "widest", "narrow", "narrower", "narrowest"): ("width",),
+    ("strong", "stronger", "strongest", "weak", "weaker", "weakest"): ("magnitude", "strength"),
+    ("hot", "hotter", "hottest", "cold", "colder", "coldest", "warmest", "coolest"): ("temperature",),
+}
+#: *how long*, *how heavy*: a question that asks for the measure an adjective speaks of
+HOW_MEASURED = re.compile(r"\bhow (" + "|".join(w for words in MEASURES for w in words) + r")\b")
+MEASURED_BY: dict[str, tuple[str, ...]] = {word: nouns for words, nouns in MEASURES.items() for word in words}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from nl2sparql.candidates.candidate import TYPED, Candidate
-from nl2sparql.candidates.cues import Cues, singular_word
+from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled
 
@@ -413,6 +413,23 @@ def is_number(datatype: str | None) -> bool:
     return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
 
 
+#: the values *where* asks for, in English at large
+_PLACES = frozenset({"place", "location", "address", "city", "country", "region", "site"})
+
+
+def _asked_of_the_first(other: Hop, cues: Cues) -> bool:
+    """Whether the question asks for ``other``'s value of the thing a superlative picks: one
+    it names, a date where it asks *when*, a place where it asks *where*."""
+    words = attribute_words(other.sentence)
+    measured = HOW_MEASURED.search(cues.text)  # *how deep was ...*: the depth
+    return (
+        named_at(other.sentence, cues.text) >= 0
+        or (cues.value and other.dated)
+        or (cues.text.startswith("where ") and bool(set(words.split()) & _PLACES))
+        or (measured is not None and words in MEASURED_BY[measured.group(1)])
+    )
+
+
 def reads_counted(candidate: Candidate, cues: Cues) -> bool:
     """Whether the answer is a value the graph keeps under the words the question counts
     (*how many home runs did he hit*: *the home runs of the batting season*): the count
@@ -452,10 +469,11 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 yield ranked(base, attribute, False, offset, keep)
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, cues.most or not cues.least)
-                # *in which year was it the smallest*: the date (or the named value) of the first
-                for other in numbers:
-                    if other is not attribute and (other.dated or named_at(other.sentence, cues.text) >= 0):
-                        yield ranked_other(base, attribute, other, cues.most or not cues.least)
+            # *in which year was it the smallest*, *where did the strongest earthquake happen*,
+            # *the magnitude class of the deepest*: another value of the first, one the question asks
+            for other in () if cues.window else (*numbers, *others):
+                if other is not attribute and _asked_of_the_first(other, cues):
+                    yield ranked_other(base, attribute, other, cues.most or not cues.least)
         for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import Cues, singular_word
+from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.shapes import attribute_words, named_at, reads_counted
 
 FEATURES: tuple[str, ...] = (
@@ -219,31 +219,11 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> _attribute_named(Candidate("lookup", steps, ()), read_cues("How long is Skyfall?"))
     1.0
     """
-    text = " ".join((cues.text, *(noun for word in cues.text.split() for noun in _MEASURED_BY.get(word, ()))))
+    text = " ".join((cues.text, *(noun for word in cues.text.split() for noun in MEASURED_BY.get(word, ()))))
     # *how long is Skyfall*: the value looked up is the measure the adjective speaks of
-    asks_measure = bool(_HOW_MEASURED.search(cues.text)) and candidate.shape == "lookup"
+    asks_measure = bool(HOW_MEASURED.search(cues.text)) and candidate.shape == "lookup"
     valued = [s for s in candidate.steps if _ASSIGNS_VALUE.search(s) or (asks_measure and s.endswith("to ?x."))]
     return float(any(named_at(step, text) >= 0 for step in valued))
-
-
-#: the measure an adjective of degree speaks of (*the lightest*: a weight), in English at large
-_MEASURES: dict[tuple[str, ...], tuple[str, ...]] = {
-    ("heavy", "heavier", "heaviest", "light", "lighter", "lightest"): ("weight", "mass"),
-    ("long", "longer", "longest", "short", "shorter", "shortest"): ("length", "duration", "running time"),
-    ("tall", "taller", "tallest"): ("height",),
-    ("old", "older", "oldest", "young", "younger", "youngest"): ("age", "birth date"),
-    ("cheap", "cheaper", "cheapest", "expensive", "costliest", "pricier", "priciest"): ("price", "cost"),
-    ("fast", "faster", "fastest", "slow", "slower", "slowest", "quickest"): ("speed",),
-    ("rich", "richer", "richest", "poor", "poorer", "poorest"): ("wealth", "income"),
-    ("big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest"): ("size", "area"),
-    ("populous",): ("population",),
-    ("deep", "deeper", "deepest"): ("depth",),
-    ("wide", "wider", "widest"): ("width",),
-    ("hot", "hotter", "hottest", "cold", "colder", "coldest", "warmest", "coolest"): ("temperature",),
-}
-#: *how long*, *how heavy*: a question that asks for the measure an adjective speaks of
-_HOW_MEASURED = re.compile(r"\bhow (" + "|".join(w for words in _MEASURES for w in words) + r")\b")
-_MEASURED_BY: dict[str, tuple[str, ...]] = {word: nouns for words, nouns in _MEASURES.items() for word in words}
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
