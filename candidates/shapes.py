@@ -61,7 +61,7 @@ def ranked_value(base: Candidate, attribute: Hop, descending: bool) -> Candidate
     return replace(chosen, steps=steps, head="SELECT DISTINCT ?v", answer_kind="literal")
 
 
-def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool) -> Candidate:
+def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, kind: str = "literal") -> Candidate:
     """Another value (``?w``) of the ``?x`` ranked first by ``?v`` (*in which year was the
     population of Ireland the smallest*: the year of the observation with the smallest one).
 
@@ -76,8 +76,9 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool) 
     answer = replace(other, sentence=other.sentence.replace("?v", "?w"),
                      patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in other.patterns))  # fmt: skip
     steps = (*chosen.steps[:-2], answer.sentence, chosen.steps[-2], "The answer is ?w.")
+    # the answer is ?w, whose class the base's (that of ?x) does not tell
     return replace(chosen, steps=steps, patterns=chosen.patterns + answer.patterns, head="SELECT DISTINCT ?w",
-                   answer_kind="literal")  # fmt: skip
+                   answer_kind=kind, answer_class="")  # fmt: skip
 
 
 def containing(base: Candidate, word: str) -> Candidate:
@@ -470,10 +471,12 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, cues.most or not cues.least)
             # *in which year was it the smallest*, *where did the strongest earthquake happen*,
-            # *the magnitude class of the deepest*: another value of the first, one the question asks
-            for other in () if cues.window else (*numbers, *others):
+            # *the magnitude class of the deepest*: another value of the first, one the question
+            # asks for (not where it asks for things: *which countries have the ...*)
+            for other in () if cues.window or cues.things else (*numbers, *others):
                 if other is not attribute and _asked_of_the_first(other, cues):
-                    yield ranked_other(base, attribute, other, cues.most or not cues.least)
+                    kind = "literal" if other in numbers else ""
+                    yield ranked_other(base, attribute, other, cues.most or not cues.least, kind)
         for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
