@@ -45,6 +45,7 @@ from nl2sparql.candidates.shapes import (
     not_of_class,
     operators,
     share,
+    value_as,
     with_many_columns,
 )
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
@@ -143,7 +144,8 @@ class Agent:
         grown += self._best(question, third, scores, beam)
         crossed = list(self._intersections(view, firsts[:beam] + grown[:beam]))
         grown += crossed
-        grown += self._met_records(view, self._best(question, crossed, scores, 3), cues.text, asked_words(question))
+        words = asked_words(question)  # what the question asks for: a record's edge may name it
+        grown += self._met_records(view, self._best(question, crossed, scores, 3), cues.text, words)
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
@@ -168,7 +170,6 @@ class Agent:
             every_one = [with_kind(b) for b in typed if _types_as(b, asked)]
             pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
-            words = asked_words(question)
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
         final = list(pool)
         if cues.yes_no:
@@ -339,9 +340,9 @@ class Agent:
         for step in self._next_hops(view, reading, "?m5", "?c7"):
             if f"<{RDF_TYPE}>" in step.patterns[-1] or not self._named(view, step):
                 continue
-            edge_words = {singular_word(w) for w in attribute_words(step.steps[-2]).split()}
-            of_asked = bool(asked) and self._typed(view, step, asked).answer_class == "named"
-            if (edge_words and edge_words <= words) or of_asked:
+            if _asks_for(attribute_words(step.steps[-2]), words) or (
+                asked and self._typed(view, step, asked).answer_class == "named"
+            ):
                 found.append(step)
         return found
 
@@ -362,7 +363,7 @@ class Agent:
                 marked = [re.sub(re.escape(waypoint) + r"\b", "?w", step) for step in reading.steps]
                 edge = next((m.group(1) for step in marked if (m := _MET_BY.match(step))), "")
                 thing = _answered_by(reading, waypoint)
-                if edge and {singular_word(w) for w in edge.split()} <= words and self._named(view, thing):
+                if _asks_for(edge, words) and self._named(view, thing):
                     found.append(thing)
         return found
 
@@ -464,9 +465,7 @@ class Agent:
         for anchor in (a for a in anchors if a.kind == "entity"):
             numbers = [hop for hop in self._named_attributes(view, anchor, text)
                        if _numeric(view.sample(hop.patterns, "?v", 1)[0].value)]  # fmt: skip
-            readings = [_base(replace(hop, sentence=hop.sentence.replace("?v", "?x"),
-                                      patterns=tuple(p.replace("?v", "?x") for p in hop.patterns)), anchor)
-                        for hop in numbers[:2]]  # fmt: skip
+            readings = [_base(value_as(hop, "?x"), anchor) for hop in numbers[:2]]
             if len(readings) == 2:
                 found.append(difference(*readings, later=order == "later"))
         return found
@@ -607,8 +606,7 @@ class Agent:
                 continue
             numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
             dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
-            flag = all(v.datatype and v.datatype.endswith("#boolean") for v in values)
-            yield replace(hop, dated=dated, flag=flag), numeric
+            yield replace(hop, dated=dated, flag=all(_is_flag(v) for v in values)), numeric
 
 
 _REACHES_X = re.compile(r"^\S+ <([^>]+)> \?x \.$")
@@ -769,7 +767,17 @@ def _kin(view: GraphView, things: Candidate, term: str) -> bool:
 def _finds_flags(view: GraphView, reading: Candidate) -> bool:
     """Whether ``reading`` finds true or false (one value sampled)."""
     found = view.sample(reading.patterns, "?x", 1)
-    return bool(found) and bool(found[0].datatype) and found[0].datatype.endswith("#boolean")
+    return bool(found) and _is_flag(found[0])
+
+
+def _is_flag(term: Any) -> bool:
+    """Whether a value is true or false (an ``xsd:boolean``)."""
+    return bool(term.datatype) and term.datatype.endswith("#boolean")
+
+
+def _asks_for(edge: str, words: Set[str]) -> bool:
+    """Whether an edge's words (*pitcher*, *player*) are among those the question asks for."""
+    return bool(edge) and {singular_word(w) for w in edge.split()} <= words
 
 
 def _numeric(text: str) -> bool:

@@ -215,8 +215,13 @@ def kept_groups(base: Candidate, group: Hop, op: str, number: str) -> Candidate:
 
 
 def _as_group(hop: Hop) -> Hop:
+    return value_as(hop, "?g")
+
+
+def value_as(hop: Hop, name: str) -> Hop:
+    """``hop`` with the value it reaches (``?v``) called ``name``."""
     return replace(
-        hop, sentence=hop.sentence.replace("?v", "?g"), patterns=tuple(p.replace("?v", "?g") for p in hop.patterns)
+        hop, sentence=hop.sentence.replace("?v", name), patterns=tuple(p.replace("?v", name) for p in hop.patterns)
     )
 
 
