@@ -39,6 +39,8 @@ from nl2sparql.candidates.shapes import (
     attribute_words,
     difference,
     edge_at,
+    flag_holds,
+    flag_read,
     is_number,
     mentioned,
     named_at,
@@ -177,6 +179,8 @@ class Agent:
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             if _finds_flags(view, base):  # true or false: nothing to count, rank or compare
+                if cues.yes_no and flag_read(base, cues.text):  # *was flight DL 461 cancelled*
+                    final.append(flag_holds(base, not cues.negation))
                 continue
             numbers, others = self._attributes(view, base)
             if cues.columns:
@@ -406,9 +410,9 @@ class Agent:
                 patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
                 steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
                 anchored = base.anchors + (other.name,)
-                found.append(
-                    replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
-                )
+                ask = replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
+                # checked against an entity or a value, the reading's nodes are that one's kind
+                found.append(ask if other.kind == "class" else replace(ask, answer_class=""))
         return found
 
     def _may_be(self, view: GraphView, reading: Candidate, entity: Anchor) -> bool:

@@ -47,8 +47,9 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         if float(entity.score) >= RELATIVE_SCORE * best or _named_apart(entity, kept):
             kept.append(entity)
     found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
-    classes = _whole_first(grounding.classes[: limits.classes])
     text = getattr(grounding, "question", "")
+    spans = [getattr(e, "span", (0, 0)) for e in kept]
+    classes = [c for c in _whole_first(grounding.classes[: limits.classes]) if not _kind_of_named(c, spans, text)]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     values = [
@@ -65,6 +66,23 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
     return found
+
+
+def _kind_of_named(cls: Any, spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether a class's word is part of the name of an entity the question names
+    (*Southwest Airlines*) or stands right before it (*destination of flight AA 1141*): it
+    says what that entity is, not what the question asks for.
+
+    >>> from types import SimpleNamespace as Match
+    >>> flight = Match(name="flight", span=(15, 21))
+    >>> _kind_of_named(flight, [(22, 29)], "destination of flight AA 1141")
+    True
+    >>> _kind_of_named(flight, [(25, 28)], "delay of flight to JFK")
+    False
+    """
+    start, end = getattr(cls, "span", (0, 0))
+    named = any(s <= start and end <= e or s > end and not text[end:s].strip() for s, e in spans)
+    return end > start and named and not _asked(cls.name, text)
 
 
 def _measure_word(entity: Any, measured: re.Match[str] | None) -> bool:

@@ -252,7 +252,7 @@ def read_cues(question: str) -> Cues:
         window=_window(text),
         compare=compare,
         compare_unit=compare_unit,
-        aggregates=tuple(name for pattern, name in _AGGREGATES if pattern.search(text)),
+        aggregates=_aggregates(text),
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
@@ -282,6 +282,8 @@ _THINGS = re.compile(
     r"(?:^|, )(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
 )
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
+#: *what is the shortest air time of any flight*: a superlative of an attribute named before *of*
+_VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3} of\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
 
 
@@ -309,6 +311,26 @@ def _difference(text: str) -> str | None:
     if _GROWTH.search(text):
         return "later"
     return "first" if _DECLINE.search(text) or _DIFFERENCE.search(text) else None
+
+
+def _aggregates(text: str) -> tuple[str, ...]:
+    """The aggregates the question names; *what is the shortest X of* asks for the least value
+    as *what is the lowest X of* does (*what is the longest track* asks for a track); a window
+    (*the five airports with the highest ...*) keeps things, so it names no maximum or minimum.
+
+    >>> _aggregates("what is the shortest air time of any flight"), _aggregates("what is the longest track")
+    (('minimum',), ())
+    >>> _aggregates("the five airports with the highest altitude")
+    ()
+    """
+    found = [name for pattern, name in _AGGREGATES if pattern.search(text)]
+    value = _VALUE_SUPERLATIVE.match(text)
+    word = value.group(1) if value and value.group(1) not in ("first", "last", "more") else ""
+    if _MOST.fullmatch(word) or _LEAST.fullmatch(word):
+        found.append("maximum" if _MOST.fullmatch(word) else "minimum")
+    if _window(text):
+        found = [name for name in found if name not in ("maximum", "minimum")]
+    return tuple(dict.fromkeys(found))
 
 
 def _counted(text: str) -> str:

@@ -81,9 +81,31 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, 
                    answer_kind=kind, answer_class="")  # fmt: skip
 
 
+def containing_value(base: Candidate, attribute: Hop, word: str) -> Candidate:
+    """The ``?x`` whose value of a named attribute contains ``word`` (*the aircraft whose
+    model contains 737*)."""
+    escaped = _escaped(word)
+    steps = (*without_answer(base), attribute.sentence, f'Make sure ?v contains "{escaped}".', _ANSWER)
+    patterns = (*base.patterns, *attribute.patterns, f'FILTER(CONTAINS(LCASE(STR(?v)), "{escaped.lower()}"))')
+    return replace(base, shape="contains", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+def _escaped(word: str) -> str:
+    return word.replace("\\", "").replace('"', "")
+
+
+def flag_holds(base: Candidate, holds: bool) -> Candidate:
+    """Whether the yes/no value ``base`` reads is true (*Was flight DL 461 cancelled?*), or
+    false (*Was it not cancelled?*)."""
+    value = "true" if holds else "false"
+    steps = (*without_answer(base), f"Make sure ?x is {value}.", "The answer is whether ?x exists.")
+    patterns = (*base.patterns, f"FILTER(?x = {value})")
+    return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
+
+
 def containing(base: Candidate, word: str) -> Candidate:
     """The ``?x`` whose name (label, else the IRI's local name) contains ``word``."""
-    escaped = word.replace("\\", "").replace('"', "")
+    escaped = _escaped(word)
     steps = (*without_answer(base), f'Make sure ?x contains "{escaped}".', _ANSWER)
     name = "COALESCE(?name, STR(?x))"
     patterns = (
@@ -121,8 +143,19 @@ def flag_named(attribute: Hop, text: str) -> bool:
     >>> flag_named(hop, "how many teams won their division in 2016"), flag_named(hop, "which teams won")
     (True, False)
     """
-    words = set(attribute_words(attribute.sentence).split()) - {"the", "a", "an", "of", "is", "has"}
-    return attribute.flag and bool(words) and words <= set(text.split())
+    return attribute.flag and _flag_words_in(attribute.sentence, text)
+
+
+def flag_read(reading: Candidate, text: str) -> bool:
+    """Whether the question names the yes/no attribute a reading's answer is the value of
+    (*was flight DL 461 cancelled*: *the cancelled of the flight DL 461*)."""
+    step = next((s for s in reversed(reading.steps) if s.endswith("assign it to ?x.")), "")
+    return _flag_words_in(step, text)
+
+
+def _flag_words_in(sentence: str, text: str) -> bool:
+    words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
+    return bool(words) and words <= set(text.split())
 
 
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
@@ -260,8 +293,12 @@ def keeps_subject(text: str, attributes: Sequence[Hop]) -> bool:
 
 def mentioned(attributes: Sequence[Hop], text: str) -> list[Hop]:
     """The attributes whose own words (``the hire date of the employee ?x``: *hire date*) the
-    question writes (``text``: its words, as :attr:`Cues.text` holds them), in its order."""
-    found = [(at, hop) for hop in attributes if (at := named_at(hop.sentence, text)) >= 0]
+    question writes (``text``: its words, as :attr:`Cues.text` holds them), in its order; not
+    one whose words are part of another's the question writes (*engine type* holds *type*)."""
+    spans = {id(hop): (at, at + len(attribute_words(hop.sentence))) for hop in attributes
+             if (at := named_at(hop.sentence, text)) >= 0}  # fmt: skip
+    inside = {key for key, (a, b) in spans.items() for c, d in spans.values() if c <= a and b <= d and d - c > b - a}
+    found = [(spans[id(hop)][0], hop) for hop in attributes if id(hop) in spans and id(hop) not in inside]
     return [hop for _, hop in sorted(found, key=lambda pair: pair[0])]
 
 
@@ -464,6 +501,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield counted(flagged(base, attribute, not cues.negation))
     if cues.contains:
         yield containing(base, cues.contains)
+        for attribute in (a for a in others if named_at(a.sentence, cues.text) >= 0):
+            yield containing_value(base, attribute, cues.contains)
         if cues.count:  # *how many airports have "Regional" in their name*
             yield counted(containing(base, cues.contains))
     if cues.ranking:

