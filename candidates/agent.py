@@ -144,9 +144,16 @@ class Agent:
         from_named = [g for g in grown if g.steps[0] in named_starts][:beam]
         third = [c for g in from_named for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
+        words = asked_words(question)  # what the question asks for: a hop's or a record's edge may name it
+        # from any other two-hop reading, a third hop to what the question asks for (*which
+        # manufacturers built the aircraft flown by Virgin America*)
+        others = [g for g in grown if g.hops == 2 and g not in from_named and not _reads_asked(g, words)]
+        third = [c for g in others[:3] for c in self._next_hops(view, g, "?m3", "?c6") if _reads_asked(c, words)]
+        grown += third[:2]
         crossed = list(self._intersections(view, firsts[:beam] + grown[:beam]))
+        if len(anchors) > 2:  # a third item held too (*American Airlines flights from JFK to LAX*)
+            crossed += self._intersections(view, self._best(question, crossed, scores, 3), firsts[:beam])
         grown += crossed
-        words = asked_words(question)  # what the question asks for: a record's edge may name it
         grown += self._met_records(view, self._best(question, crossed, scores, 3), cues.text, words)
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
@@ -377,13 +384,17 @@ class Agent:
         names = ", ".join(f"<{p}>" for p in DEFAULT_NAME_PREDICATES)
         return bool(node) and bool(view.sample((f"<{node[0].value}> ?np ?n . FILTER(?np IN ({names}))",), "?n", 1))
 
-    def _intersections(self, view: GraphView, found: Sequence[Candidate]) -> Iterable[Candidate]:
-        """Two readings from different anchors that find a node in common (at most three hops)."""
+    def _intersections(
+        self, view: GraphView, found: Sequence[Candidate], others: Sequence[Candidate] | None = None
+    ) -> Iterable[Candidate]:
+        """Two readings from different anchors that find a node in common (at most three hops):
+        two of ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose
+        helper nodes are then the third's own)."""
         for i, a in enumerate(found):
-            for b in found[i + 1 :]:
+            for b in found[i + 1 :] if others is None else others:
                 if a.hops + b.hops > 3 or set(a.anchors) & set(b.anchors):
                     continue
-                b_own = _renamed_helpers_n(b, 1)
+                b_own = _renamed_helpers_n(b, 1 if others is None else 2)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
                 patterns, anchors = a.patterns + b_own.patterns, a.anchors + b.anchors
                 named = a.names_answer or b.names_answer
@@ -777,6 +788,13 @@ def _finds_flags(view: GraphView, reading: Candidate) -> bool:
 def _is_flag(term: Any) -> bool:
     """Whether a value is true or false (an ``xsd:boolean``)."""
     return bool(term.datatype) and term.datatype.endswith("#boolean")
+
+
+def _reads_asked(candidate: Candidate, words: Set[str]) -> bool:
+    """Whether the reading's last hop finds what the question asks for (*the manufacturer of
+    the aircraft ?m*, where it asks *which manufacturers*)."""
+    last = next((s for s in reversed(candidate.steps) if s.endswith("assign it to ?x.")), "")
+    return _asks_for(attribute_words(last), words)
 
 
 def _asks_for(edge: str, words: Set[str]) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -57,7 +58,7 @@ DEFAULT_ALIAS_PREDICATES: tuple[str, ...] = (SKOS_ALT_LABEL, FREEBASE_ALIAS)
 
 CACHE_FILE = "label-index.json.gz"
 ENDPOINT_PAGE_SIZE = 10_000
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 ALIAS_ONLY = "alias"  # the source of an entity that only aliases name
 
 # How a label key was made from a label (kept per key so a ranker can weigh them).
@@ -109,6 +110,26 @@ def normalize(text: str) -> str:
     if folded.isascii():
         return " ".join(folded.translate(_ASCII_TO_SPACE).split())
     return " ".join("".join(c if c.isalnum() else " " for c in folded).split())
+
+
+_LEGAL_FORM = re.compile(
+    r"[\s,]+(?:inc|incorporated|corp|corporation|co|ltd|limited|llc|llp|plc|gmbh|ag|s\.?a|n\.?v|b\.?v|"
+    r"s\.?p\.?a|l\.?p|pty\.? ltd)\.?$",
+    re.IGNORECASE,
+)
+
+
+def without_legal_form(text: str) -> str:
+    """A company's name without the legal form it ends in, as people write it (``""`` when
+    it ends in none): an alias, so *American Airlines* links *American Airlines Inc.*
+
+    >>> without_legal_form("American Airlines Inc."), without_legal_form("Southwest Airlines Co.")
+    ('American Airlines', 'Southwest Airlines')
+    >>> without_legal_form("Siemens AG"), without_legal_form("Monaco"), without_legal_form("Inc.")
+    ('Siemens', '', '')
+    """
+    short = _LEGAL_FORM.sub("", text).strip()
+    return short if short != text.strip() and len(normalize(short)) > 2 else ""
 
 
 def squash(text: str) -> str:
@@ -322,10 +343,10 @@ class LabelIndex:
                 current = best_name[position]
                 if (order, record.text) < current:
                     best_name[position] = (order, record.text)
-            label = (position, is_alias, record.text)
-            if label not in seen:
-                seen.add(label)
-                labels.append(label)
+            for label in ((position, is_alias, record.text), (position, True, without_legal_form(record.text))):
+                if label[2] and label not in seen:
+                    seen.add(label)
+                    labels.append(label)
         ids = list(positions)
         sources: dict[str, int] = {}
         for order, _ in best_name:

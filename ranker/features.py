@@ -31,6 +31,8 @@ _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
 _TYPES = re.compile(r"^Find the entity whose type is (.+), assign it to (\?\w+)\.$")
 _COUNTS = re.compile(r"^Count (\?\w+)")
+#: what a step finds, by its first words (*the destination airport* that the flight ...)
+_FINDS = re.compile(r"^Find the (.+?) (?:that|of|whose|in|by|with|from|to)\b.*, assign it to (\?\w+)\.$")
 #: which shape each kind of step realises, read off the plan's sentences
 _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count \?\w+ for each"), "group"),
@@ -234,9 +236,10 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
         return 0.0
     counts = next((m.group(1) for step in candidate.steps if (m := _COUNTS.match(step))), "?x")
     typed = [m.group(1) for step in candidate.steps if (m := _TYPES.match(step)) and m.group(2) == counts]
-    if not typed:
-        return 0.0
     wanted = cues.counted.lower().split()
+    if not typed:  # *how many different destinations*: the step that finds them names them
+        found = (m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts)
+        return 1.0 if any(_same_noun(w, wanted) for noun in found for w in noun.lower().split()) else 0.0
     return 1.0 if any(_same_noun(t.lower().split()[-1], wanted) for t in typed) else -1.0
 
 

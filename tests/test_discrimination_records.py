@@ -7,10 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_discrimination import assert_gold_candidate, graph_and_bank
+from test_discrimination import answers, assert_gold_candidate, graph_and_bank
 
+from nl2sparql.candidates.agent import Agent
+from nl2sparql.candidates.hops import Hop
+from nl2sparql.candidates.shapes import mentioned
+from nl2sparql.kg.grounding import Grounder
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
+from nl2sparql.ranker.scorer import EmbeddingScorer
 
 LEAGUE = """
 @prefix l: <http://example.org/league/schema#> .
@@ -28,8 +33,16 @@ l:birthCountry rdfs:label "birth country" ; rdfs:domain l:Person ; rdfs:range xs
 l:player rdfs:label "player" ; rdfs:domain l:Contract ; rdfs:range l:Player .
 l:signedWith rdfs:label "signed with" ; rdfs:domain l:Contract ; rdfs:range l:Team .
 l:amount rdfs:label "amount" ; rdfs:domain l:Contract ; rdfs:range xsd:integer .
+l:Stadium rdfs:label "stadium" .
+l:venue rdfs:label "plays at" ; rdfs:domain l:TeamSeason ; rdfs:range l:Stadium .
+l:relegated rdfs:label "relegated" ; rdfs:domain l:TeamSeason ; rdfs:range xsd:boolean .
+l:nickname rdfs:label "nickname" ; rdfs:domain l:Team ; rdfs:range xsd:string .
 
 d:Reds a l:Team ; rdfs:label "Reds" . d:Blues a l:Team ; rdfs:label "Blues" . d:Greens a l:Team ; rdfs:label "Greens" .
+d:Reds l:nickname "The Scarlet Army" . d:Blues l:nickname "The Sky Boys" . d:Greens l:nickname "The Foresters" .
+d:NorthPark a l:Stadium ; rdfs:label "North Park" . d:Riverside a l:Stadium ; rdfs:label "Riverside Ground" .
+d:Reds2020 l:venue d:NorthPark ; l:relegated false . d:Greens2020 l:venue d:NorthPark ; l:relegated false .
+d:Blues2020 l:venue d:Riverside ; l:relegated true .
 d:Reds2020 a l:TeamSeason ; rdfs:label "Reds 2020" ; l:team d:Reds ; l:wins 30 ; l:losses 20 ; l:wonTitle true .
 d:Blues2020 a l:TeamSeason ; rdfs:label "Blues 2020" ; l:team d:Blues ; l:wins 22 ; l:losses 28 ; l:wonTitle false .
 d:Greens2020 a l:TeamSeason ; rdfs:label "Greens 2020" ; l:team d:Greens ; l:wins 35 ; l:losses 15 ; l:wonTitle true .
@@ -51,6 +64,9 @@ LEAGUE_GOLD = [
     ("What is the difference between the wins and the losses of the Reds 2020?", "difference", {"10"}),
     ("Which players had a contract with an amount above 100?", "compare", {D + "Ann"}),  # through a nameless record
     ("What is the most wins of a team season?", "aggregate", {"35"}),  # the number, not the season
+    ("What is the fewest losses of a team season?", "aggregate", {"15"}),  # *what is the fewest X of*
+    ("venue of Reds 2020", "lookup", {D + "NorthPark"}),  # a request; the label is a verb (*plays at*)
+    ("Which teams have a nickname that contains Army?", "contains", {D + "Reds"}),  # in a named attribute
 ]  # fmt: skip
 
 
@@ -66,3 +82,31 @@ def test_the_agent_builds_the_gold_candidate_over_records_flags_and_classes(
     league: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
 ) -> None:
     assert_gold_candidate(league, question, shape, gold)
+
+
+def test_a_verb_label_reads_as_a_verb_and_keeps_the_local_names_noun(league: tuple[Store, MemoryBank]) -> None:
+    """``l:venue`` labelled *plays at*: no *is plays at*, and the noun *venue* stays."""
+    described = {s.description for s in league[1].entries("graph")}
+    assert "?e2 is the venue stadium that the team season ?e1 plays at" in described
+    assert "?e2 is the team season that plays at the venue stadium ?e1" in described
+
+
+@pytest.mark.parametrize(("question", "holds"), [("Was the Blues 2020 relegated?", "true"),
+                                                 ("Was the Reds 2020 relegated?", "false")])  # fmt: skip
+def test_a_yes_no_attribute_of_a_named_entity_is_asked(
+    league: tuple[Store, MemoryBank], question: str, holds: str
+) -> None:
+    store, bank = league
+    agent = Agent(bank, store)
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    asked = [c for c in found if c.head == "ASK" and "Make sure ?x is true." in c.steps and "relegated" in c.text]
+    assert asked, [c.text for c in found[:8]]
+    assert answers(store, agent, asked[0]) == {holds}
+
+
+def test_an_attribute_inside_another_named_one_is_no_column_of_its_own() -> None:
+    def hop(words: str) -> Hop:
+        return Hop(f"Find the {words} of the aircraft ?x, assign it to ?v.", (), "?v", words)
+
+    named = mentioned([hop("type"), hop("engine type"), hop("model")], "what are the model and the engine type of n1")
+    assert [h.statement_id for h in named] == ["model", "engine type"]

@@ -108,6 +108,19 @@ def test_labels_win_over_local_names_and_sources_are_counted(tmp_path: Path) -> 
     assert "brian may" not in index.keys  # a labelled entity gets no local-name key
 
 
+def test_a_company_links_without_its_legal_form(tmp_path: Path) -> None:
+    """*American Airlines* names *American Airlines Inc.* as a whole name, not a fuzzy one."""
+    names = tmp_path / "companies.nt"
+    names.write_text(
+        f'<{MD}AA> <{RDFS_LABEL}> "American Airlines Inc." .\n<{MD}SAG> <{RDFS_LABEL}> "Siemens AG" .\n',
+        encoding="utf-8",
+    )
+    linker = EntityLinker.from_store(open_store("rdflib", paths=[names]))
+    for question, entity in (("Which American Airlines flights left JFK?", "AA"), ("Who founded Siemens?", "SAG")):
+        found = {(c.entity_id, c.match) for c in linker.link(question)}
+        assert (MD + entity, "exact") in found, found
+
+
 def test_local_names_can_be_turned_off(store: Store) -> None:
     assert len(build_label_index(store, local_names=False)) == 0
 
