@@ -210,7 +210,12 @@ class EntityLinker:
         best: dict[int, tuple[float, _Match]] = {}
         matches = self._matches(tokens)
         exact_spans = {(m.first, m.last) for m in matches if m.match == "exact"}
+        exact_of = {(m.position, m.first, m.last) for m in matches if m.match == "exact"}
         for m in matches:
+            if m.match == "fuzzy" and any(
+                (m.position, a, b) in exact_of for a in range(m.first, m.last) for b in range(a + 1, m.last + 1)
+            ):
+                continue  # the entity's whole name is inside: *American Airlines* in *American Airlines fly*
             # Words the label does not cover earn nothing ("scarlett johansson date").
             words = min(sum(not t.stop for t in tokens[m.first : m.last]), m.label.count(" ") + 1)
             score = m.sim + w.length * min(words, 3) / 3 + w.prior * index.log_degree[m.position]
