@@ -36,6 +36,7 @@ from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
+    answer_step,
     attribute_words,
     difference,
     edge_at,
@@ -148,8 +149,8 @@ class Agent:
         # from any other two-hop reading, a third hop to what the question asks for (*which
         # manufacturers built the aircraft flown by Virgin America*)
         others = [g for g in grown if g.hops == 2 and g not in from_named and not _reads_asked(g, words)]
-        third = [c for g in others[:3] for c in self._next_hops(view, g, "?m3", "?c6") if _reads_asked(c, words)]
-        grown += third[:2]
+        to_asked = [c for g in others[:3] for c in self._next_hops(view, g, "?m3", "?c6") if _reads_asked(c, words)]
+        grown += to_asked[:2]
         crossed = list(self._intersections(view, firsts[:beam] + grown[:beam]))
         if len(anchors) > 2:  # a third item held too (*American Airlines flights from JFK to LAX*)
             crossed += self._intersections(view, self._best(question, crossed, scores, 3), firsts[:beam])
@@ -793,8 +794,7 @@ def _is_flag(term: Any) -> bool:
 def _reads_asked(candidate: Candidate, words: Set[str]) -> bool:
     """Whether the reading's last hop finds what the question asks for (*the manufacturer of
     the aircraft ?m*, where it asks *which manufacturers*)."""
-    last = next((s for s in reversed(candidate.steps) if s.endswith("assign it to ?x.")), "")
-    return _asks_for(attribute_words(last), words)
+    return _asks_for(attribute_words(answer_step(candidate)), words)
 
 
 def _asks_for(edge: str, words: Set[str]) -> bool:

@@ -326,8 +326,10 @@ def _aggregates(text: str) -> tuple[str, ...]:
     found = [name for pattern, name in _AGGREGATES if pattern.search(text)]
     value = _VALUE_SUPERLATIVE.match(text)
     word = value.group(1) if value and value.group(1) not in ("first", "last", "more") else ""
-    if _MOST.fullmatch(word) or _LEAST.fullmatch(word):
-        found.append("maximum" if _MOST.fullmatch(word) else "minimum")
+    if _MOST.fullmatch(word):
+        found.append("maximum")
+    elif _LEAST.fullmatch(word):
+        found.append("minimum")
     if _window(text):
         found = [name for name in found if name not in ("maximum", "minimum")]
     return tuple(dict.fromkeys(found))

@@ -149,8 +149,12 @@ def flag_named(attribute: Hop, text: str) -> bool:
 def flag_read(reading: Candidate, text: str) -> bool:
     """Whether the question names the yes/no attribute a reading's answer is the value of
     (*was flight DL 461 cancelled*: *the cancelled of the flight DL 461*)."""
-    step = next((s for s in reversed(reading.steps) if s.endswith("assign it to ?x.")), "")
-    return _flag_words_in(step, text)
+    return _flag_words_in(answer_step(reading), text)
+
+
+def answer_step(candidate: Candidate) -> str:
+    """The last step that finds the answer ``?x`` (``""`` when none does)."""
+    return next((s for s in reversed(candidate.steps) if s.endswith("assign it to ?x.")), "")
 
 
 def _flag_words_in(sentence: str, text: str) -> bool:
@@ -484,7 +488,7 @@ def reads_counted(candidate: Candidate, cues: Cues) -> bool:
     >>> reads_counted(lookup, read_cues("How many home runs did he hit?"))
     True
     """
-    step = next((s for s in reversed(candidate.steps) if s.endswith("assign it to ?x.")), "")
+    step = answer_step(candidate)
     literal = candidate.answer_kind == "literal" and candidate.shape == "lookup"
     read = [singular_word(w) for w in attribute_words(step).split()] if literal else []
     return bool(read) and read == [singular_word(w) for w in cues.counted.split()][: len(read)]

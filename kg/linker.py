@@ -209,12 +209,10 @@ class EntityLinker:
         index = self.index
         best: dict[int, tuple[float, _Match]] = {}
         matches = self._matches(tokens)
-        exact_spans = {(m.first, m.last) for m in matches if m.match == "exact"}
         exact_of = {(m.position, m.first, m.last) for m in matches if m.match == "exact"}
+        exact_spans = {(a, b) for _, a, b in exact_of}
         for m in matches:
-            if m.match == "fuzzy" and any(
-                (m.position, a, b) in exact_of for a in range(m.first, m.last) for b in range(a + 1, m.last + 1)
-            ):
+            if m.match == "fuzzy" and any(p == m.position and m.first <= a and b <= m.last for p, a, b in exact_of):
                 continue  # the entity's whole name is inside: *American Airlines* in *American Airlines fly*
             # Words the label does not cover earn nothing ("scarlett johansson date").
             words = min(sum(not t.stop for t in tokens[m.first : m.last]), m.label.count(" ") + 1)
