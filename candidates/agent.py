@@ -182,8 +182,9 @@ class Agent:
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
         final = list(pool)
-        if cues.yes_no:
-            final += self._yes_no(view, [with_kind(c) for c in ranked], anchors)
+        if cues.yes_no:  # every grounded item's best readings, each checked against the others
+            checked = self._best(question, firsts + grown, scores, beam * 2, each=beam // 2)
+            final += self._yes_no(view, [with_kind(c) for c in checked], anchors)
             final += self._all_values_hold(bases, anchors)
         for base in pool:
             if _finds_flags(view, base):  # true or false: nothing to count, rank or compare
@@ -281,6 +282,9 @@ class Agent:
         return sorted(found, key=lambda s: -s.support)[: self.limits.statements_per_node]
 
     def _bases(self, view: GraphView, anchor: Anchor) -> Iterable[Candidate]:
+        if anchor.kind == "year":
+            yield from self._dated_in(anchor)
+            return
         statements = self._statements(view, anchor.term)
         if anchor.kind == "class":  # a class's own edges are the schema's: only its instances count
             statements = [s for s in statements if edge_of(s, self.prefixes) == Edge(RDF_TYPE, "in")]
@@ -293,6 +297,17 @@ class Agent:
                     hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
                     if hop is not None:
                         yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
+
+    def _dated_in(self, year: Anchor) -> Iterable[Candidate]:
+        """The holders of a date in a year the question writes (*the series that premiered
+        in 2014*: ``?x <premiere> ?y2014 . FILTER(YEAR(?y2014) = 2014)``)."""
+        number = year.term.removeprefix("?y")
+        for predicate in year.predicates:
+            for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
+                hop = bind_reversed(statement, year.term, year.name, "?x", self.prefixes)
+                if hop is not None:
+                    patterns = (*hop.patterns, f"FILTER(YEAR({year.term}) = {number})")
+                    yield _base(replace(hop, patterns=patterns), year)
 
     def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
         """With nothing grounded, the values of the attributes the question names (*which
@@ -425,6 +440,24 @@ class Agent:
                 ask = replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
                 # checked against an entity or a value, the reading's nodes are that one's kind
                 found.append(ask if other.kind == "class" else replace(ask, answer_class=""))
+        return found + _exists([*bases, *self._roles_of_its_kind(view, anchors)], anchors)
+
+    def _roles_of_its_kind(self, view: GraphView, anchors: Sequence[Anchor]) -> list[Candidate]:
+        """Readings of the one entity grounded by the roles that others of its class hold and
+        it may not (*Was Edd Kimber a runner-up?*: no series has him as its runner-up), so
+        that whether it holds one can be answered no."""
+        grounded = [a for a in anchors if a.kind != "class"]
+        if len(grounded) != 1 or grounded[0].kind != "entity":
+            return []
+        entity = grounded[0]
+        kinds = [t.value for t in view.sample((f"{entity.term} <{RDF_TYPE}> ?t .",), "?t", 2) if t.type == "uri"]
+        own = view.edges(entity.term)
+        found = []
+        for kind in kinds:
+            for edge in sorted(view.edges_into_all((f"?k <{RDF_TYPE}> <{kind}> .",), "?k") - own, key=str):
+                for statement in self._by_edge.get(edge, ())[: self.limits.statements_per_node]:
+                    hop = bind(statement, entity.term, entity.name, "?x", ["?c1"], self.prefixes)
+                    found.append(replace(_base(hop, entity), answer_kind="uri"))
         return found
 
     def _may_be(self, view: GraphView, reading: Candidate, entity: Anchor) -> bool:
@@ -708,6 +741,29 @@ def _gathers(cues: Cues) -> bool:
 def _reads_attributes(cues: Cues) -> bool:
     """Whether the cues open an operator over the values of the nodes a base finds."""
     return bool(cues.ranking or cues.compare or cues.aggregates or cues.per_group or cues.negation or cues.columns)
+
+
+def _exists(bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+    """With one item grounded, whether a one-hop reading of it finds anything (*Was Ian
+    Cumming a runner-up?*: a series whose runner-up he is); readings of values are left
+    out, a value is there or not whatever the question asks.
+
+    >>> ian = Anchor("<http://x/ian>", "Ian", "entity", 1.0)
+    >>> runner_up = Candidate("lookup", ("Find the series whose runner-up is Ian, assign it to ?x.", _ANSWER),
+    ...                       ("?x <http://x/runnerUp> <http://x/ian> .",), anchors=("Ian",), answer_kind="uri")
+    >>> [(c.head, c.steps[-1]) for c in _exists([runner_up], [ian])]
+    [('ASK', 'The answer is whether ?x exists.')]
+    >>> _exists([runner_up], [ian, Anchor("<http://x/s4>", "Series 4", "entity", 1.0)])
+    []
+    """
+    grounded = {a.name for a in anchors if a.kind != "class"}
+    if len(grounded) != 1:
+        return []
+    return [
+        replace(base, shape="yes-no", steps=(*_steps(base), "The answer is whether ?x exists."), head="ASK")
+        for base in bases
+        if base.hops == 1 and base.answer_kind == "uri" and set(base.anchors) == grounded
+    ]
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:

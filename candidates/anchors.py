@@ -28,9 +28,11 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     """The grounded items a search starts from, best first within each kind.
 
     Left out: an entity linked far below the best one, unless the question writes its whole
-    name apart from the others' (*Europe* beside *mazda rx-7 gs*); one found by a single
+    name apart from the others' (*Europe* beside *mazda rx-7 gs*); one matched in part on
+    words that name another exactly (*series 1*: not *Series 1 Episode 1*); one found by a single
     lower-case word inside a longer name (*capital* in *Australian Capital Territory*: names
-    are written with capitals), or by the adjective of *how deep*; a value matched in part; a
+    are written with capitals), or by the adjective of *how deep*; a value matched in part, or
+    written inside the whole name of an entity the question names (*3* in *series 3*); a
     number the question compares with or ranks by (*more than 12*, *the 6th to 10th*), or a
     word it searches names for (*with "Regional" in their name*), which is an operand, not a
     thing."""
@@ -46,12 +48,14 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     for entity in entities:
         if float(entity.score) >= RELATIVE_SCORE * best or _named_apart(entity, kept):
             kept.append(entity)
+    kept = _exact_first(kept)
     found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
     text = getattr(grounding, "question", "")
     spans = [getattr(e, "span", (0, 0)) for e in kept]
     classes = [c for c in _whole_first(grounding.classes[: limits.classes]) if not _kind_of_named(c, spans, text)]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
+    named = [span for e, span in zip(kept, spans, strict=True) if getattr(e, "match", "") == "exact"]
     values = [
         v
         for v in grounding.values
@@ -59,12 +63,41 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and _number(v.value) not in operands
         and not _common_name(v)
         and not _searched(v, searched)
+        and not _inside_name(getattr(v, "span", (0, 0)), named)
     ]
     for value in _outermost(values)[: limits.values]:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
+    written = {tuple(getattr(v, "span", (0, 0))) for v in _outermost(values)[: limits.values]}
+    found += years_of_dates([v for v in grounding.values if tuple(v.span) not in written], operands)
+    return found
+
+
+def years_of_dates(values: Sequence[Any], operands: set[str]) -> list[Anchor]:
+    """A year the question writes that dates hold (*premiered in 2014*), as one anchor per
+    year over every predicate whose dates fall in it; its term is the variable the dates are
+    bound to (the agent keeps those in that year). None for a year compared with (*after
+    2014*); ``anchors_of`` passes none that a value of the graph is written as (a season
+    *2015*: that value is the anchor).
+
+    >>> from nl2sparql.kg.grounding import ValueMatch
+    >>> dates = [ValueMatch(d, "date", ("http://x/premiere",), "2014", 0.7, (26, 30), "year of date")
+    ...          for d in ("2014-08-06", "2014-10-08")]
+    >>> [(a.term, a.name, a.kind, a.predicates) for a in years_of_dates(dates, set())]
+    [('?y2014', 'in 2014', 'year', ('http://x/premiere',))]
+    >>> years_of_dates(dates, {"2014"})
+    []
+    """
+    by_year: dict[str, list[Any]] = {}
+    for value in values:
+        if value.match == "year of date" and value.mention.isdigit() and value.mention not in operands:
+            by_year.setdefault(value.mention, []).append(value)
+    found = []
+    for year, dated in by_year.items():
+        predicates = tuple(dict.fromkeys(p for v in dated for p in v.predicates))
+        found.append(Anchor(f"?y{year}", f"in {year}", "year", max(float(v.score) for v in dated), predicates[:3]))
     return found
 
 
@@ -105,6 +138,33 @@ def _outermost(values: Sequence[Any]) -> list[Any]:
         return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
 
     return [v for v, span in zip(values, spans, strict=True) if span[1] <= span[0] or not inside(span)]
+
+
+def _exact_first(entities: Sequence[Any]) -> list[Any]:
+    """The entities, less one matched in part or near enough on words that name another
+    entity exactly (*series 1* is the series *Series 1*, not the episode *Series 1 Episode 1*).
+
+    >>> from types import SimpleNamespace as Link
+    >>> series, episode = Link(span=(21, 29), match="exact"), Link(span=(21, 29), match="partial")
+    >>> _exact_first([series, episode]) == [series], len(_exact_first([episode, Link(span=(0, 5), match="exact")]))
+    (True, 2)
+    """
+    exact = [tuple(getattr(e, "span", (0, 0))) for e in entities if getattr(e, "match", "") == "exact"]
+    return [e for e in entities if getattr(e, "match", "") == "exact" or not _inside_any(tuple(e.span), exact)]
+
+
+def _inside_any(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
+    return span[1] > span[0] and any(s <= span[0] and span[1] <= e for s, e in spans)
+
+
+def _inside_name(span: tuple[int, int], names: Sequence[tuple[int, int]]) -> bool:
+    """Whether a value is written inside the whole name of an entity the question names
+    (*3* in *series 3*, the series labelled *Series 3*): part of that name, not a value.
+
+    >>> _inside_name((36, 37), [(29, 37)]), _inside_name((29, 37), [(29, 37)]), _inside_name((40, 44), [(29, 37)])
+    (True, False, False)
+    """
+    return _inside_any(span, [name for name in names if name != span])
 
 
 def _searched(item: Any, word: str | None) -> bool:

@@ -32,7 +32,7 @@ class Anchor:
 
     term: str  # as SPARQL writes it: <iri> or a literal
     name: str  # as a plan sentence names it
-    kind: str  # "entity", "class" or "value"
+    kind: str  # "entity", "class", "value" or "year" (a year that dates fall in)
     score: float
     predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
     unique: bool = False  # a value held by one node only: it names that node (a title, a name)

@@ -103,3 +103,10 @@ class GraphView:
         the edges only some of them have too)."""
         query = f"SELECT DISTINCT ?p WHERE {{ {' '.join(patterns)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
         return frozenset(Edge(row["p"].value, "out") for row in self._select(query) if "p" in row)
+
+    def edges_into_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
+        """The predicates that reach any node ``patterns`` bind ``var`` to, from a node
+        (a class's instances: a role only some of them have, *runner-up*)."""
+        where = f"{' '.join(patterns)} ?s ?p {var} . FILTER(isIRI(?s))"
+        query = f"SELECT DISTINCT ?p WHERE {{ {where} }} LIMIT {EDGE_LIMIT}"
+        return frozenset(Edge(row["p"].value, "in") for row in self._select(query) if "p" in row)

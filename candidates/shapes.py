@@ -158,8 +158,35 @@ def answer_step(candidate: Candidate) -> str:
 
 
 def _flag_words_in(sentence: str, text: str) -> bool:
+    """Whether the question's words hold an attribute's, a verb after *did* as its past
+    (*did they win the title*: *won the title*).
+
+    >>> _flag_words_in("Find the won the title of the team season ?x, assign it to ?v.", "did the reds win the title")
+    True
+    """
     words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
-    return bool(words) and words <= set(text.split())
+    written = set(text.split())
+    return bool(words) and words <= written | {past for word in written for past in _past(word)}
+
+
+#: verbs whose past is not written with *-ed*, as a yes/no attribute's name has them
+_IRREGULAR_PAST = {
+    "win": "won", "lose": "lost", "hold": "held", "make": "made", "build": "built", "lead": "led",
+    "take": "took", "give": "gave", "get": "got", "run": "ran", "sell": "sold", "buy": "bought",
+    "write": "wrote", "leave": "left", "begin": "began", "become": "became", "go": "went", "see": "saw",
+}  # fmt: skip
+
+
+def _past(word: str) -> tuple[str, ...]:
+    if word in _IRREGULAR_PAST:
+        return (_IRREGULAR_PAST[word],)
+    return (word + "d",) if word.endswith("e") else (word + "ed", word[:-1] + "ied")
+
+
+def whether(candidate: Candidate) -> Candidate:
+    """Whether ``candidate`` finds anything (an ``ASK``)."""
+    steps = (*without_answer(candidate), "The answer is whether ?x exists.")
+    return replace(candidate, shape="yes-no", steps=steps, head="ASK", tail="")
 
 
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
@@ -501,6 +528,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
         yield flagged(base, attribute, not cues.negation)
+        if cues.yes_no:  # *did the Royals' 2015 season win the World Series*
+            yield whether(flagged(base, attribute, not cues.negation))
         if cues.count:
             yield counted(flagged(base, attribute, not cues.negation))
     if cues.contains:
@@ -512,19 +541,20 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     if cues.ranking:
         offset, keep = cues.window or (0, 1)
         for attribute in numbers:
-            if cues.most or cues.window:
+            most, least = _direction(cues, attribute)
+            if most or cues.window:
                 yield ranked(base, attribute, True, offset, keep)
-            if cues.least:
+            if least:
                 yield ranked(base, attribute, False, offset, keep)
             if cues.value and not cues.window:
-                yield ranked_value(base, attribute, cues.most or not cues.least)
+                yield ranked_value(base, attribute, most or not least)
             # *in which year was it the smallest*, *where did the strongest earthquake happen*,
             # *the magnitude class of the deepest*: another value of the first, one the question
             # asks for (not where it asks for things: *which countries have the ...*)
             for other in () if cues.window or cues.things else (*numbers, *others):
                 if other is not attribute and _asked_of_the_first(other, cues):
                     kind = "literal" if other in numbers else ""
-                    yield ranked_other(base, attribute, other, cues.most or not cues.least, kind)
+                    yield ranked_other(base, attribute, other, most or not least, kind)
         for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
@@ -563,3 +593,23 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
             yield with_many_columns(base, named, keeps_subject(cues.text, named))
+
+
+_AGE_WORDS = re.compile(r"\b(?:old|older|oldest|young|younger|youngest)\b")
+
+
+def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
+    """Whether a ranking by ``attribute`` goes to the most and to the least: the cues', but
+    *oldest* is the greatest age where the attribute is a number, not a date (the earliest
+    birth date).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> age = Hop("Find the age of the baker ?x, assign it to ?v.", (), "?v", "s")
+    >>> _direction(read_cues("Who was the oldest baker?"), age)
+    (True, False)
+    >>> _direction(read_cues("Who was the oldest baker?"), replace(age, dated=True))
+    (False, True)
+    """
+    if attribute.dated or not _AGE_WORDS.search(cues.text):
+        return cues.most, cues.least
+    return cues.least, cues.most

@@ -10,7 +10,9 @@ preposition (``formedInYear``, ``bornInCity``) says what its value is:
 ``?e2 is the year that the band ?e1 is formed in``. A label that is a verb with its
 preposition (``departs from``) reads as a verb, and where the local name says in other
 words what the value is (``origin``), that noun is kept before the class:
-``?e2 is the origin airport that the flight ?e1 departs from``.
+``?e2 is the origin airport that the flight ?e1 departs from``. A label that is a noun with
+its preposition (``contestant in``) says what the holder is:
+``?e2 is the baker that is contestant in the series ?e1``.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ class GraphDescriber(TemplateDescriber):
     def _one(self, t: Triple, source: str, target: str) -> str:
         split = self.value_noun(t.predicate)
         if split is None:
-            return self._verb_with_preposition(t, source, target) or super()._one(t, source, target)
+            found = self._verb_with_preposition(t, source, target) or self._noun_with_preposition(t, source, target)
+            return found or super()._one(t, source, target)
         verb, noun = split
         if t.subject == source:
             return f"{target} is the {noun} that {self._the(self._domain(t.predicate), source)} is {verb}"
@@ -78,6 +81,22 @@ class GraphDescriber(TemplateDescriber):
         if t.subject == source:
             return f"{target} is the {value} that {self._the(dom, source)} {phrase}"
         return f"{target} is the {self.noun(dom) or 'entity'} that {phrase} the {value} {source}"
+
+    def _noun_with_preposition(self, t: Triple, source: str, target: str) -> str | None:
+        """``contestant in``, ``part of``: a noun and its preposition, read from the value's
+        side as what the holder *is* (``the baker that is contestant in the series ?e1``;
+        ``the episode of the series ?e1`` where the noun is the holder's class)."""
+        parts = self.phrase(t.predicate).split()
+        first = parts[0] if parts else ""
+        if t.subject == source or len(parts) < 2 or parts[-1] not in PREPOSITIONS:
+            return None
+        if first.endswith("ed") or first in PARTICIPLES or _finite(first):
+            return None
+        what = self.noun(self._domain(t.predicate)) or "entity"
+        holder = self._the(self._range(t.predicate), source)
+        if " ".join(parts[:-1]) == what:
+            return f"{target} is the {' '.join(parts)} {holder}"
+        return f"{target} is the {what} that is {' '.join(parts)} {holder}"
 
     def _other_noun(self, predicate: str, phrase: str) -> str:
         """The local name's words (``origin``) where they share none with the label's."""

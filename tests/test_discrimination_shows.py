@@ -1,0 +1,93 @@
+"""The agent on a graph of a television show's series, episodes and contestants (issue 40):
+names with numbers in them (*Series 2*, *Series 2 Episode 1*), dates asked for by their
+year, a role asked yes or no, and labels that are a noun with its preposition."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_discrimination import assert_gold_candidate, graph_and_bank
+
+from nl2sparql.candidates.agent import Agent
+from nl2sparql.candidates.anchors import anchors_of
+from nl2sparql.candidates.cues import read_cues
+from nl2sparql.kg.grounding import Grounder
+from nl2sparql.kg.store import Store
+from nl2sparql.memory_bank.bank import MemoryBank
+
+SHOW = """
+@prefix s: <http://example.org/show/schema#> .
+@prefix d: <http://example.org/show/data/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+s:Series rdfs:label "series" . s:Episode rdfs:label "episode" . s:Baker rdfs:label "baker" .
+s:contestantIn rdfs:label "contestant in" ; rdfs:domain s:Baker ; rdfs:range s:Series .
+s:episodeOf rdfs:label "episode of" ; rdfs:domain s:Episode ; rdfs:range s:Series .
+s:runnerUp rdfs:label "runner-up" ; rdfs:domain s:Series ; rdfs:range s:Baker .
+s:premiere rdfs:label "premiere date" ; rdfs:domain s:Series ; rdfs:range xsd:date .
+s:episodeNumber rdfs:label "episode number" ; rdfs:domain s:Episode ; rdfs:range xsd:integer .
+
+d:S1 a s:Series ; rdfs:label "Series 1" ; s:premiere "2010-08-17"^^xsd:date ; s:runnerUp d:Ruth .
+d:S2 a s:Series ; rdfs:label "Series 2" ; s:premiere "2011-08-14"^^xsd:date ; s:runnerUp d:Holly .
+d:S3 a s:Series ; rdfs:label "Series 3" ; s:premiere "2012-08-14"^^xsd:date .
+d:S1E1 a s:Episode ; rdfs:label "Series 1 Episode 1" ; s:episodeOf d:S1 ; s:episodeNumber 1 .
+d:S1E2 a s:Episode ; rdfs:label "Series 1 Episode 2" ; s:episodeOf d:S1 ; s:episodeNumber 2 .
+d:S2E1 a s:Episode ; rdfs:label "Series 2 Episode 1" ; s:episodeOf d:S2 ; s:episodeNumber 1 .
+d:S2E2 a s:Episode ; rdfs:label "Series 2 Episode 2" ; s:episodeOf d:S2 ; s:episodeNumber 2 .
+d:Edd a s:Baker ; rdfs:label "Edd Kimber" ; s:contestantIn d:S1 .
+d:Ruth a s:Baker ; rdfs:label "Ruth Clemens" ; s:contestantIn d:S1 .
+d:Holly a s:Baker ; rdfs:label "Holly Bell" ; s:contestantIn d:S2 .
+d:Jo a s:Baker ; rdfs:label "Jo Wheatley" ; s:contestantIn d:S2 .
+d:Ben a s:Baker ; rdfs:label "Ben Frazer" ; s:contestantIn d:S2 .
+"""
+
+D = "http://example.org/show/data/"
+SHOW_GOLD = [
+    ("How many bakers took part in series 2?", "count", {"3"}),
+    ("Which series premiered in 2011?", "lookup", {D + "S2"}),  # a year of a date
+    ("Was Holly Bell a runner-up?", "yes-no", {"true"}),  # one item: whether a reading of it finds anything
+    ("Was Edd Kimber a runner-up?", "yes-no", {"false"}),
+]
+
+
+@pytest.fixture(scope="module")
+def show(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("show"), "show", SHOW)
+    yield store, bank
+    store.close()
+
+
+@pytest.mark.parametrize(("question", "shape", "gold"), SHOW_GOLD, ids=["count", "year", "yes", "no"])
+def test_the_agent_builds_the_gold_candidate_over_a_shows_series(
+    show: tuple[Store, MemoryBank], question: str, shape: str, gold: set[str]
+) -> None:
+    assert_gold_candidate(show, question, shape, gold)
+
+
+def anchors(show: tuple[Store, MemoryBank], question: str) -> list[tuple[str, str]]:
+    agent = Agent(show[1], show[0])
+    grounding = Grounder.from_store(show[0]).ground(question)
+    return [(a.kind, a.name) for a in anchors_of(grounding, agent.limits, read_cues(question))]
+
+
+def test_a_number_inside_a_name_is_that_name_and_no_longer_name_is_read_into_it(
+    show: tuple[Store, MemoryBank],
+) -> None:
+    """*series 2* names the series *Series 2*: not the number 2, nor *Series 2 Episode 1*."""
+    found = anchors(show, "How many bakers took part in series 2?")
+    assert ("entity", "Series 2") in found
+    assert not [name for kind, name in found if kind == "value" or name.startswith("Series 2 Episode")], found
+
+
+def test_a_year_that_dates_fall_in_is_one_anchor(show: tuple[Store, MemoryBank]) -> None:
+    assert ("year", "in 2011") in anchors(show, "Which series premiered in 2011?")
+    assert not [kind for kind, _ in anchors(show, "Which series premiered after 2011?") if kind == "year"]
+
+
+def test_a_noun_label_with_its_preposition_says_what_the_holder_is(show: tuple[Store, MemoryBank]) -> None:
+    described = {s.description for s in show[1].entries("graph")}
+    assert "?e2 is the baker that is contestant in the series ?e1" in described
+    assert "?e2 is the episode of the series ?e1" in described  # the noun is the holder's class
+    assert "?e2 is the series that the baker ?e1 is contestant in" in described
