@@ -504,6 +504,23 @@ def _asked_of_the_first(other: Hop, cues: Cues) -> bool:
     )
 
 
+def _doer_asked(words: str, text: str) -> bool:
+    """Whether *who* asks for the doer an attribute names (*who won*: the *winner*; *who
+    directed*: the *director*; *who wrote*: the *writer*).
+
+    >>> [_doer_asked(w, "who won the series with the most viewers") for w in ("winner", "runner")]
+    [True, False]
+    >>> _doer_asked("director", "who directed the longest film"), _doer_asked("writer", "who wrote it")
+    (True, True)
+    """
+    said = text.split()
+    if len(said) < 2 or said[0] != "who" or " " in words or not words.endswith(("er", "or")):
+        return False
+    stem = words[:-2]
+    stems = {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
+    return any(said[1] in (s, s + "s", *_past(s)) for s in stems)
+
+
 def reads_counted(candidate: Candidate, cues: Cues) -> bool:
     """Whether the answer is a value the graph keeps under the words the question counts
     (*how many home runs did he hit*: *the home runs of the batting season*): the count
@@ -551,8 +568,10 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             # *in which year was it the smallest*, *where did the strongest earthquake happen*,
             # *the magnitude class of the deepest*: another value of the first, one the question
             # asks for (not where it asks for things: *which countries have the ...*)
-            for other in () if cues.window or cues.things else (*numbers, *others):
-                if other is not attribute and _asked_of_the_first(other, cues):
+            # (*who won the series with the most viewers*: the winner of the first series)
+            for other in () if cues.window else (*numbers, *others):
+                asked = _doer_asked(attribute_words(other.sentence), cues.text)
+                if other is not attribute and (asked or not cues.things and _asked_of_the_first(other, cues)):
                     kind = "literal" if other in numbers else ""
                     yield ranked_other(base, attribute, other, most or not least, kind)
         for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
@@ -562,7 +581,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         # *which species has the highest average body mass*: groups ranked by the function named
         for group in _group_keys(base, others) if cues.things else ():
             for function in cues.named_functions:
-                for attribute in numbers:
+                for attribute in (a for a in numbers if not _function_named_in(function, a, cues.text)):
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
     if cues.compare and cues.counts_compared and cues.things:  # *the countries where more than 30 players ...*
         for group in _group_keys(base, others):
@@ -575,7 +594,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         if cues.yes_no and base.answer_kind == "literal":
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:
-        for attribute in numbers:
+        for attribute in (a for a in numbers if not _function_named_in(function, a, cues.text)):
             yield aggregated(base, attribute, function)
     if cues.per_group:
         for group in _group_keys(base, others):
@@ -613,3 +632,26 @@ def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     if attribute.dated or not _AGE_WORDS.search(cues.text):
         return cues.most, cues.least
     return cues.least, cues.most
+
+
+_FUNCTION_WORDS = {
+    "average": ("average", "mean"), "sum": ("total", "sum"), "minimum": ("minimum",), "maximum": ("maximum",),
+}  # fmt: skip
+
+
+def _function_named_in(function: str, attribute: Hop, text: str) -> bool:
+    """Whether an attribute's own name says the function and the question names that
+    attribute by its other words too (*the highest average viewers*: *average UK viewers*):
+    the word is that name, not an aggregate over it. An attribute named by the word alone
+    (an invoice's *total*) is summed all the same.
+
+    >>> viewers = Hop("Find the average uk viewers in millions of the series ?x, assign it to ?v.", (), "?v", "s")
+    >>> _function_named_in("average", viewers, "who won the series with the highest average viewers")
+    True
+    >>> total = Hop("Find the total of the invoice ?x, assign it to ?v.", (), "?v", "s")
+    >>> _function_named_in("sum", total, "what is the total amount invoiced")
+    False
+    """
+    words = set(attribute_words(attribute.sentence).split())
+    said = set(_FUNCTION_WORDS.get(function, (function,)))
+    return bool(words & said) and bool((words - said) & set(text.split()))
