@@ -506,14 +506,19 @@ def _asked_of_the_first(other: Hop, cues: Cues) -> bool:
 
 def _doer_asked(words: str, text: str) -> bool:
     """Whether *who* asks for the doer an attribute names (*who won*: the *winner*; *who
-    directed*: the *director*; *who wrote*: the *writer*).
+    directed*: the *director*; *who wrote*: the *writer*), or the one it names by what was
+    done to them (*who was eliminated*: the *eliminated baker*).
 
     >>> [_doer_asked(w, "who won the series with the most viewers") for w in ("winner", "runner")]
     [True, False]
     >>> _doer_asked("director", "who directed the longest film"), _doer_asked("writer", "who wrote it")
     (True, True)
+    >>> _doer_asked("eliminated baker", "who was eliminated in the first episode")
+    True
     """
     said = text.split()
+    if len(said) > 2 and said[0] == "who" and said[1] in ("was", "were", "is", "are"):
+        return words.split()[:1] == said[2:3]  # *who was eliminated*: the *eliminated baker*
     if len(said) < 2 or said[0] != "who" or " " in words or not words.endswith(("er", "or")):
         return False
     stem = words[:-2]

@@ -33,6 +33,7 @@ s:winner rdfs:label "winner" ; rdfs:domain s:Series ; rdfs:range s:Baker .
 s:averageViewers rdfs:label "average UK viewers in millions" ; rdfs:domain s:Series ; rdfs:range xsd:decimal .
 s:age rdfs:label "age" ; rdfs:domain s:Baker ; rdfs:range xsd:integer .
 s:dayOfWeek rdfs:label "day of the week" ; rdfs:domain s:Series ; rdfs:range xsd:string .
+s:eliminated rdfs:label "eliminated baker" ; rdfs:domain s:Episode ; rdfs:range s:Baker .
 
 d:S1 a s:Series ; rdfs:label "Series 1" ; s:premiere "2010-08-17"^^xsd:date ; s:runnerUp d:Ruth ; s:winner d:Edd .
 d:S2 a s:Series ; rdfs:label "Series 2" ; s:premiere "2011-08-14"^^xsd:date ; s:runnerUp d:Holly ; s:winner d:Jo .
@@ -43,6 +44,7 @@ d:S1E1 a s:Episode ; rdfs:label "Series 1 Episode 1" ; s:episodeOf d:S1 ; s:epis
 d:S1E2 a s:Episode ; rdfs:label "Series 1 Episode 2" ; s:episodeOf d:S1 ; s:episodeNumber 2 .
 d:S2E1 a s:Episode ; rdfs:label "Series 2 Episode 1" ; s:episodeOf d:S2 ; s:episodeNumber 1 .
 d:S2E2 a s:Episode ; rdfs:label "Series 2 Episode 2" ; s:episodeOf d:S2 ; s:episodeNumber 2 .
+d:S2E1 s:eliminated d:Ben . d:S2E2 s:eliminated d:Holly .
 d:Edd a s:Baker ; rdfs:label "Edd Kimber" ; s:contestantIn d:S1 ; s:age 24 .
 d:Ruth a s:Baker ; rdfs:label "Ruth Clemens" ; s:contestantIn d:S1 ; s:age 31 .
 d:Holly a s:Baker ; rdfs:label "Holly Bell" ; s:contestantIn d:S2 ; s:age 31 .
@@ -62,6 +64,7 @@ SHOW_GOLD = [
 SHOW_FIRST = [
     ("Who is the oldest baker?", {D + "Jo"}),  # the greatest age, not the least
     ("Who won the series with the highest average viewers?", {D + "John"}),  # *average* names the attribute
+    ("Who was eliminated in the first episode of series 2?", {D + "Ben"}),  # the eliminated baker of the first
 ]
 
 
@@ -79,7 +82,7 @@ def test_the_agent_builds_the_gold_candidate_over_a_shows_series(
     assert_gold_candidate(show, question, shape, gold)
 
 
-@pytest.mark.parametrize(("question", "gold"), SHOW_FIRST, ids=["oldest", "who-won"])
+@pytest.mark.parametrize(("question", "gold"), SHOW_FIRST, ids=["oldest", "who-won", "who-was"])
 def test_the_first_candidate_answers_right(show: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
     store, bank = show
     agent = Agent(bank, store)
