@@ -42,6 +42,7 @@ from nl2sparql.candidates.shapes import (
     edge_at,
     flag_holds,
     flag_read,
+    function_in_name,
     is_number,
     mentioned,
     named_at,
@@ -125,6 +126,7 @@ class Agent:
         anchors = anchors_of(grounding, self.limits, cues)
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
+        cues = self._functions_as_named(cues)
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
@@ -543,6 +545,13 @@ class Agent:
         return found
 
     # -- numbers gathered along a path --------------------------------------------------
+
+    def _functions_as_named(self, cues: Cues) -> Cues:
+        """The cues less an aggregate whose word is part of the name of an attribute the
+        question writes (*how many more average viewers*: the series' *average UK viewers*)."""
+        phrases = [attribute_words(f"Find {body(s)}") for s in self._measures(cues.text)] if cues.aggregates else []
+        kept = tuple(f for f in cues.aggregates if not any(function_in_name(f, p, cues.text) for p in phrases))
+        return cues if kept == cues.aggregates else replace(cues, aggregates=kept)
 
     def _measures(self, text: str) -> list[Statement]:
         """The bank's readings of a value whose words the question writes (*total sales*: the

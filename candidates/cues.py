@@ -7,6 +7,8 @@ expression over the lower-cased question; numbers written in words are read as w
 
 >>> read_cues("How many albums did Queen release?").count
 True
+>>> read_cues("How many more viewers did series 7 have than series 1?").count  # a difference
+False
 >>> read_cues("Which are the 6th to 10th largest cities?").window
 (5, 5)
 >>> read_cues("Is Berlin the capital of Germany?").yes_no
@@ -41,6 +43,8 @@ _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|w
 #: *how much* asks an amount (*how much does it weigh*), not how many things:
 #: ``read_cues("How much does the car weigh?").count`` is false
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
+#: *how many more viewers did A have than B*: a difference of two values, no count
+_HOW_MANY_MORE = re.compile(r"\bhow many (?:more|fewer|less)\b.*\bthan\b")
 _MOST = re.compile(
     r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last(?! name)|maximum|max|"
     r"heaviest|tallest|richest|youngest|best|expensive|costliest|more|northernmost|easternmost|"
@@ -246,7 +250,7 @@ def read_cues(question: str) -> Cues:
     compare, compare_unit = _comparison(text)
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
-        count=bool(_COUNT.search(text)),
+        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text),
         most=bool(_MOST.search(_THAN_NUMBER.sub(" ", text))),
         least=bool(_LEAST.search(text)),
         window=_window(text),

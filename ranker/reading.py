@@ -43,6 +43,8 @@ def _sentence(step: str) -> str:
         return "how many"
     if match := _RANK.match(step):
         return "the most" if match.group(1) == "descending" else "the least"
+    if step.startswith("Compute ?") and " minus " in step:
+        return "the difference how much more than"
     if match := _COMPUTE.match(step):
         return _FUNCTION_WORDS.get(match.group(1), f"the {match.group(1)}") + (
             " for each" if "for each" in step else ""

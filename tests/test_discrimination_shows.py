@@ -65,6 +65,7 @@ SHOW_FIRST = [
     ("Who is the oldest baker?", {D + "Jo"}),  # the greatest age, not the least
     ("Who won the series with the highest average viewers?", {D + "John"}),  # *average* names the attribute
     ("Who was eliminated in the first episode of series 2?", {D + "Ben"}),  # the eliminated baker of the first
+    ("How many more average viewers did series 3 have than series 1?", {"2.23"}),  # a difference, no count
 ]
 
 
@@ -82,7 +83,7 @@ def test_the_agent_builds_the_gold_candidate_over_a_shows_series(
     assert_gold_candidate(show, question, shape, gold)
 
 
-@pytest.mark.parametrize(("question", "gold"), SHOW_FIRST, ids=["oldest", "who-won", "who-was"])
+@pytest.mark.parametrize(("question", "gold"), SHOW_FIRST, ids=["oldest", "who-won", "who-was", "how-many-more"])
 def test_the_first_candidate_answers_right(show: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
     store, bank = show
     agent = Agent(bank, store)
