@@ -126,7 +126,7 @@ class Agent:
         anchors = anchors_of(grounding, self.limits, cues)
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
-        cues = self._functions_as_named(cues)
+        cues = self._counted_as_kept(view, self._functions_as_named(cues))
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
@@ -552,6 +552,23 @@ class Agent:
         phrases = [attribute_words(f"Find {body(s)}") for s in self._measures(cues.text)] if cues.aggregates else []
         kept = tuple(f for f in cues.aggregates if not any(function_in_name(f, p, cues.text) for p in phrases))
         return cues if kept == cues.aggregates else replace(cues, aggregates=kept)
+
+    def _counted_as_kept(self, view: GraphView, cues: Cues) -> Cues:
+        """The cues with no ranking by a number of things where what *the most* counts is a
+        number the graph keeps under those words (*hit the most home runs*: a batting
+        season's *home runs*, not how many of something)."""
+        if not cues.group_rank or not cues.counted:
+            return cues
+        counted = " ".join(singular_word(w) for w in cues.counted.split())
+        for statement in self._measures(cues.text):
+            words = attribute_words(f"Find {body(statement)}")
+            edge = edge_of(statement, self.prefixes)
+            if edge is None or " ".join(singular_word(w) for w in words.split()) != counted:
+                continue
+            sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
+            if sample and sample[0].type == "literal" and _numeric(sample[0].value):
+                return replace(cues, group_rank=False)
+        return cues
 
     def _measures(self, text: str) -> list[Statement]:
         """The bank's readings of a value whose words the question writes (*total sales*: the

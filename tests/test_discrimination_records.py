@@ -10,6 +10,7 @@ import pytest
 from test_discrimination import answers, assert_gold_candidate, graph_and_bank
 
 from nl2sparql.candidates.agent import Agent
+from nl2sparql.candidates.cues import read_cues
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.shapes import mentioned
 from nl2sparql.kg.grounding import Grounder
@@ -112,3 +113,16 @@ def test_an_attribute_inside_another_named_one_is_no_column_of_its_own() -> None
 
     named = mentioned([hop("type"), hop("engine type"), hop("model")], "what are the model and the engine type of n1")
     assert [h.statement_id for h in named] == ["model", "engine type"]
+
+
+
+def test_the_agent_drops_the_group_ranking_of_a_kept_number(league: tuple[Store, MemoryBank]) -> None:
+    """*the most wins* would rank team seasons by how many things they hold; *wins* is a
+    number the graph keeps, so they are ranked by it."""
+    store, bank = league
+    agent = Agent(bank, store)
+    question = "Which team season had the most wins?"
+    assert read_cues(question).group_rank  # the words alone
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    assert not [c for c in found if c.shape == "rank-group"], [c.text for c in found[:4]]
+    assert answers(store, agent, found[0]) == {D + "Greens2020"}
