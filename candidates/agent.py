@@ -50,6 +50,7 @@ from nl2sparql.candidates.shapes import (
     operators,
     share,
     value_as,
+    whether,
     with_many_columns,
 )
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
@@ -294,22 +295,24 @@ class Agent:
             hop = bind(statement, anchor.term, anchor.name, "?x", ["?c1"], self.prefixes)
             yield _base(hop, anchor)
         if anchor.kind == "value":
-            for predicate in anchor.predicates:
-                for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
-                    hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
-                    if hop is not None:
-                        yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
+            for predicate, hop in self._holders(anchor):
+                yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
+
+    def _holders(self, anchor: Anchor) -> Iterator[tuple[str, Hop]]:
+        """The readings of the nodes that hold a value's (or a year's) term under one of its
+        predicates, each with that predicate."""
+        for predicate in anchor.predicates:
+            for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
+                hop = bind_reversed(statement, anchor.term, anchor.name, "?x", self.prefixes)
+                if hop is not None:
+                    yield predicate, hop
 
     def _dated_in(self, year: Anchor) -> Iterable[Candidate]:
         """The holders of a date in a year the question writes (*the series that premiered
         in 2014*: ``?x <premiere> ?y2014 . FILTER(YEAR(?y2014) = 2014)``)."""
         number = year.term.removeprefix("?y")
-        for predicate in year.predicates:
-            for statement in self._by_edge.get(Edge(predicate, "out"), ())[: self.limits.statements_per_node]:
-                hop = bind_reversed(statement, year.term, year.name, "?x", self.prefixes)
-                if hop is not None:
-                    patterns = (*hop.patterns, f"FILTER(YEAR({year.term}) = {number})")
-                    yield _base(replace(hop, patterns=patterns), year)
+        for _, hop in self._holders(year):
+            yield _base(replace(hop, patterns=(*hop.patterns, f"FILTER(YEAR({year.term}) = {number})")), year)
 
     def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
         """With nothing grounded, the values of the attributes the question names (*which
@@ -549,7 +552,7 @@ class Agent:
     def _functions_as_named(self, cues: Cues) -> Cues:
         """The cues less an aggregate whose word is part of the name of an attribute the
         question writes (*how many more average viewers*: the series' *average UK viewers*)."""
-        phrases = [attribute_words(f"Find {body(s)}") for s in self._measures(cues.text)] if cues.aggregates else []
+        phrases = [words for _, words in self._measure_names(cues.text)] if cues.aggregates else []
         kept = tuple(f for f in cues.aggregates if not any(function_in_name(f, p, cues.text) for p in phrases))
         return cues if kept == cues.aggregates else replace(cues, aggregates=kept)
 
@@ -560,8 +563,7 @@ class Agent:
         if not cues.group_rank or not cues.counted:
             return cues
         counted = " ".join(singular_word(w) for w in cues.counted.split())
-        for statement in self._measures(cues.text):
-            words = attribute_words(f"Find {body(statement)}")
+        for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
             if edge is None or " ".join(singular_word(w) for w in words.split()) != counted:
                 continue
@@ -569,6 +571,10 @@ class Agent:
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
                 return replace(cues, group_rank=False)
         return cues
+
+    def _measure_names(self, text: str) -> list[tuple[Statement, str]]:
+        """:meth:`_measures`, each with the words that name its value."""
+        return [(s, attribute_words(f"Find {body(s)}")) for s in self._measures(text)]
 
     def _measures(self, text: str) -> list[Statement]:
         """The bank's readings of a value whose words the question writes (*total sales*: the
@@ -785,11 +791,7 @@ def _exists(bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candi
     grounded = {a.name for a in anchors if a.kind != "class"}
     if len(grounded) != 1:
         return []
-    return [
-        replace(base, shape="yes-no", steps=(*_steps(base), "The answer is whether ?x exists."), head="ASK")
-        for base in bases
-        if base.hops == 1 and base.answer_kind == "uri" and set(base.anchors) == grounded
-    ]
+    return [whether(b) for b in bases if b.hops == 1 and b.answer_kind == "uri" and set(b.anchors) == grounded]
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:

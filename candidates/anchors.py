@@ -65,12 +65,13 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and not _searched(v, searched)
         and not _inside_name(getattr(v, "span", (0, 0)), named)
     ]
-    for value in _outermost(values)[: limits.values]:
+    chosen = _outermost(values)[: limits.values]
+    for value in chosen:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
-    written = {tuple(getattr(v, "span", (0, 0))) for v in _outermost(values)[: limits.values]}
+    written = {tuple(getattr(v, "span", (0, 0))) for v in chosen}
     found += years_of_dates([v for v in grounding.values if tuple(v.span) not in written], operands)
     return found
 
@@ -133,11 +134,7 @@ def _outermost(values: Sequence[Any]) -> list[Any]:
     True
     """
     spans = [tuple(getattr(v, "span", (0, 0))) for v in values]
-
-    def inside(span: tuple[int, int]) -> bool:
-        return any(o[0] <= span[0] and span[1] <= o[1] and o != span for o in spans)
-
-    return [v for v, span in zip(values, spans, strict=True) if span[1] <= span[0] or not inside(span)]
+    return [v for v, span in zip(values, spans, strict=True) if not _inside_name(span, spans)]
 
 
 def _exact_first(entities: Sequence[Any]) -> list[Any]:

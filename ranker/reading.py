@@ -113,7 +113,7 @@ def nested(steps: tuple[str, ...]) -> tuple[str, ...]:
     """
     found = [_FIND.match(step) for step in steps]
     links = set(_chained(steps, found))
-    phrases: dict[str, str] = {}
+    phrases: dict[str, tuple[int, str]] = {}  # a link's node: the step that finds it, and its words
     out: list[str | None] = list(steps)
     for i, match in enumerate(found):
         if match is None:
@@ -121,11 +121,11 @@ def nested(steps: tuple[str, ...]) -> tuple[str, ...]:
         description, target = match.groups()
         for variable in _VAR.findall(description):
             if variable in phrases:
-                description = _written_in(description, variable, phrases.pop(variable))
-                out[next(j for j in range(i) if found[j] and found[j].group(2) == variable)] = None
+                owner, phrase = phrases.pop(variable)
+                description, out[owner] = _written_in(description, variable, phrase), None
         out[i] = f"Find {description}, assign it to {target}."
         if target in links and "?" not in description:
-            phrases[target] = description
+            phrases[target] = (i, description)
     return tuple(s for s in out if s is not None)
 
 
