@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -33,7 +33,7 @@ from nl2sparql.candidates.anchors import anchors_of, asked_words, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
-from nl2sparql.candidates.graph import GraphView
+from nl2sparql.candidates.graph import SPREAD, GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
     answer_step,
@@ -46,8 +46,10 @@ from nl2sparql.candidates.shapes import (
     is_number,
     mentioned,
     named_at,
+    not_found_by,
     not_of_class,
     operators,
+    outranks,
     share,
     value_as,
     whether,
@@ -94,7 +96,7 @@ class AgentLimits:
     statements_per_node: int = 40
     attributes: int = 20
     max_candidates: int = 240
-    store_queries: int = 500
+    store_queries: int = 800
     timeout: float = 2.0
     seconds: float = 10.0
 
@@ -134,6 +136,7 @@ class Agent:
             return scorer.scores(question, found, cues, named)
 
         every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
+        every = _of_family(every, anchors)
         bases = self._best(question, every, scores, beam * 2)
         # a class the question names types the answer: its instances are joined with every base
         typed = [b for b in every if b.steps[0].startswith(TYPED)]
@@ -214,11 +217,18 @@ class Agent:
             others = [a for a in anchors if a.kind == "class" and not a.asked]
             pairs = [(b, a) for b in typed if _types_as(b, asked) for a in others]
             final += [not_of_class(b, a.term, a.name) for b, a in pairs if _kin(view, b, a.term)]
+            # and those that a reading of a named item finds none of (*which airlines did not fly to O'Hare*)
+            wholes = [b for b in typed if _types_as(b, asked)][:1]
+            finders = [c for c in pool if c.anchors and c.answer_class == "named" and not c.steps[0].startswith(TYPED)]
+            final += [n for w in wholes for r in finders[: beam // 2] if (n := not_found_by(w, r))]
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         if cues.difference:
-            final += self._differences(view, ranked, anchors, question, cues.difference)
+            pairs = self._number_pairs(view, ranked, anchors, question)
+            final += [difference(a, b, cues.difference == "later") for a, b in pairs]
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
+        if cues.outranks:
+            final += [outranks(a, b, cues.outranks) for a, b in self._number_pairs(view, ranked, anchors, question)]
         if cues.share:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
@@ -345,20 +355,19 @@ class Agent:
         # a hop back along the edge that reached ``middle`` finds where the path began
         came_by = {edge for p in first.patterns if (edge := edge_at(p, middle)) and edge[1] == "out"}
         seen: set[str] = set()
-        for node in view.sample(base.patterns, "?x"):
-            if node.type != "uri":
+        nodes = [f"<{n.value}>" for n in view.sample(base.patterns, "?x") if n.type == "uri"]
+        spread = self._statements_of(view.edges_of_all(base.patterns, "?x", SPREAD)) if nodes else []
+        for statement in [*(s for node in nodes for s in self._statements(view, node)), *spread]:
+            if statement.id in seen:
                 continue
-            for statement in self._statements(view, f"<{node.value}>"):
-                if statement.id in seen:
-                    continue
-                seen.add(statement.id)
-                hop = bind(statement, middle, middle, "?x", [helper], self.prefixes)
-                if len(hop.patterns) == 1 and edge_at(hop.patterns[0], middle) in came_by:
-                    continue
-                steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
-                candidate = replace(first, steps=steps, patterns=patterns, hops=base.hops + 1, names_answer=False)
-                if view.reaches(candidate.patterns):
-                    yield candidate
+            seen.add(statement.id)
+            hop = bind(statement, middle, middle, "?x", [helper], self.prefixes)
+            if len(hop.patterns) == 1 and edge_at(hop.patterns[0], middle) in came_by:
+                continue
+            steps, patterns = (*first.steps, hop.sentence, _ANSWER), first.patterns + hop.patterns
+            candidate = replace(first, steps=steps, patterns=patterns, hops=base.hops + 1, names_answer=False)
+            if view.reaches(candidate.patterns):
+                yield candidate
 
     def _stepped_out(self, view: GraphView, reading: Candidate, asked: set[str], words: Set[str]) -> list[Candidate]:
         """One hop beyond the nodes ``reading`` finds, where those are records with no name (a
@@ -524,15 +533,15 @@ class Agent:
                 found.append(difference(*readings, later=order == "later"))
         return found
 
-    def _differences(
-        self, view: GraphView, readings: Sequence[Candidate], anchors: Sequence[Anchor], question: str, order: str
-    ) -> list[Candidate]:
-        """One number at two named items of a kind, and its difference (*by how much did the
+    def _number_pairs(
+        self, view: GraphView, readings: Sequence[Candidate], anchors: Sequence[Anchor], question: str
+    ) -> list[tuple[Candidate, Candidate]]:
+        """One number at two named items of a kind, to subtract or compare (*by how much did the
         life expectancy in China grow between 1952 and 2007*): a reading that finds a number
-        from the first item, read again from the second (``order``: :attr:`Cues.difference`)."""
+        from the first item named, and the same read from the second."""
         text = question.lower()
         operands = sorted((a for a in anchors if a.kind != "class" and _at(a, text) >= 0), key=lambda a: _at(a, text))
-        found: list[Candidate] = []
+        found: list[tuple[Candidate, Candidate]] = []
         for first, second in itertools.combinations(operands, 2):
             for reading in readings if first.kind == second.kind else ():
                 if first.name not in reading.anchors or second.name in reading.anchors:
@@ -542,7 +551,7 @@ class Agent:
                     continue
                 other = _swapped(reading, first, second)
                 if view.reaches(other.patterns):
-                    found.append(difference(reading, other, order == "later"))
+                    found.append((reading, other))
                 if len(found) >= self.limits.beam:
                     return found
         return found
@@ -676,6 +685,8 @@ class Agent:
         statements = [s for node in nodes for s in self._statements(view, node)]
         if start == "?x" and base.steps[0].startswith(TYPED) and len(_steps(base)) == 1:
             statements += self._statements_of(view.edges_of_all(base.patterns, start))
+        elif start == "?x" and nodes:  # and the edges any of (many of) the others have
+            statements += self._statements_of(view.edges_of_all(base.patterns, start, SPREAD))
         seen: set[str] = set()
         for statement in statements:
             if statement.id in seen:
@@ -700,8 +711,9 @@ def _any_holder(match: re.Match[str]) -> str:
 
 
 def _answers_groups(candidate: Candidate) -> bool:
-    """Whether a candidate answers with the groups ``?g`` of a grouping."""
-    return candidate.shape in ("rank-group", "group") and candidate.head.startswith("SELECT ?g")
+    """Whether a candidate answers with the groups ``?g`` of a grouping (ranked, listed, or
+    kept by their count)."""
+    return candidate.shape in ("rank-group", "group", "compare") and candidate.head.startswith("SELECT ?g")
 
 
 def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list[Candidate]:
@@ -759,10 +771,17 @@ def _types_as(candidate: Candidate, classes: set[str]) -> bool:
 
 def _counts(anchor: Anchor, cues: Cues) -> bool:
     """Whether the question counts things of the class ``anchor`` names (*the most airports*,
-    *more than 3 films*: the word after the compared number)."""
-    words = {singular_word(w) for w in anchor.name.lower().split()}
-    counted = cues.counted or (cues.compare_unit if cues.compare else "")
-    return bool(counted) and words <= {singular_word(w) for w in counted.split()}
+    *more than 3 films*: the word after the compared number), or by its head noun alone
+    (*at least four lines*: metro lines).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> line = Anchor("<L>", "metro line", "class", 1.0)
+    >>> _counts(line, read_cues("which stations are served by at least four lines")), _counts(line, read_cues("lines"))
+    (True, False)
+    """
+    words = [singular_word(w) for w in anchor.name.lower().split()]
+    counted = [singular_word(w) for w in (cues.counted or (cues.compare_unit if cues.compare else "")).split()]
+    return bool(counted) and (set(words) <= set(counted) or counted == words[-1:])
 
 
 def _gathers(cues: Cues) -> bool:
@@ -792,6 +811,39 @@ def _exists(bases: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candi
     if len(grounded) != 1:
         return []
     return [whether(b) for b in bases if b.hops == 1 and b.answer_kind == "uri" and set(b.anchors) == grounded]
+
+
+def _of_family(bases: list[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+    """The bases, where the question names several entities by the part of their names they
+    share (*the RER*: RER A, RER B, ...), read from any member of that family (the edge to
+    any node) instead of from one member: the words pick none of them.
+
+    >>> a = Anchor("<A>", "RER", "entity", 1.0, partial=True)
+    >>> b = Anchor("<B>", "RER", "entity", 0.9, partial=True)
+    >>> base = Candidate("lookup", ("Find the station whose connection is the line RER, assign it to ?x.", _ANSWER),
+    ...                  ("?x <c> <A> .",), anchors=("RER",))
+    >>> other = replace(base, patterns=("?x <c> <B> .",))
+    >>> [(c.steps[0], c.patterns) for c in _of_family([base, other], [a, b])]  # doctest: +NORMALIZE_WHITESPACE
+    [('Find the station whose connection is any line RER, assign it to ?x.', ('?x <c> ?c9 .',))]
+    """
+    names = Counter(a.name for a in anchors if a.kind == "entity" and a.partial)
+    members = [a for a in anchors if a.kind == "entity" and names[a.name] > 1]
+    if not members:
+        return bases
+    firsts = {a.name: a for a in reversed(members)}
+    found = [b for b in bases if not any(a.term in p for a in members for p in b.patterns)]
+    for anchor in firsts.values():
+        for base in (b for b in bases if any(anchor.term in p for p in b.patterns) and not _types(b)):
+            name = re.escape(anchor.name)
+            first = re.sub(rf"\bthe ((?:\w+ ){{0,3}}){name}\b", rf"any \1{anchor.name}", base.steps[0])
+            patterns = tuple(p.replace(anchor.term, "?c9") for p in base.patterns)
+            found.append(replace(base, steps=(first, *base.steps[1:]), patterns=patterns))
+    return found
+
+
+def _types(candidate: Candidate) -> bool:
+    """Whether a candidate reads a type (``rdf:type``) edge."""
+    return any(RDF_TYPE in p or " a " in p for p in candidate.patterns)
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:

@@ -49,7 +49,11 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         if float(entity.score) >= RELATIVE_SCORE * best or _named_apart(entity, kept):
             kept.append(entity)
     kept = _exact_first(kept)
-    found = [Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score)) for e in kept]
+    found = [
+        Anchor(_iri_term(e.entity_id), _as_asked(e.name, e.mention), "entity", float(e.score),
+               partial=_as_asked(e.name, e.mention) != e.name)
+        for e in kept
+    ]  # fmt: skip
     text = getattr(grounding, "question", "")
     spans = [getattr(e, "span", (0, 0)) for e in kept]
     classes = [c for c in _whole_first(grounding.classes[: limits.classes]) if not _kind_of_named(c, spans, text)]

@@ -37,6 +37,7 @@ class Anchor:
     predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
     unique: bool = False  # a value held by one node only: it names that node (a title, a name)
     asked: bool = False  # a class the question asks for (*which airports ...*): the answer's
+    partial: bool = False  # an entity the question names by part of its name (*the RER*: RER A)
 
 
 @dataclass(frozen=True, slots=True)

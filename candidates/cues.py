@@ -36,7 +36,8 @@ _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_NUMBER = r"(-?\d[\d,]*(?:\.\d+)?|" + "|".join(_WORD_NUMBERS) + r")"
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER = r"(-?\d[\d,]*(?:\.\d+)?(?:\s+(?:" + "|".join(_SCALES) + r"))?|" + "|".join(_WORD_NUMBERS) + r")"
 _ORDINAL = r"(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r")"
 
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b")
@@ -56,9 +57,11 @@ _LEAST = re.compile(
     r"poorest|worst|southernmost|westernmost|furthest south|farthest south|furthest west|farthest west|"
     r"shallowest|weakest|coldest|coolest|slowest|narrowest|thinnest|quietest)\b"
 )
-#: *more than 100* compares with a number; it ranks nothing
-_THAN_NUMBER = re.compile(rf"\bmore\s+than\s+{_NUMBER}")
+#: *more than 100*, *at least four* compare with a number; they rank nothing
+_BOUND = re.compile(rf"\b(?:more|less|fewer)\s+than\s+{_NUMBER}|\bat\s+(?:least|most)\s+{_NUMBER}")
 _TOP = re.compile(rf"\b(?:top|first|last|the|which|what)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
+#: an ordinal before a superlative (*the second busiest*, *3rd-largest*)
+_RANKED = re.compile(rf"\b(?:{_ORDINAL})[\s-]+(most \w+|least \w+|\w+)")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
 #: comparatives that mean less of the measure they speak of
 _LESSER = (
@@ -105,7 +108,7 @@ _VALUE = re.compile(
     r"|how deep|how heavy|how far|how strong|how wide|how high)\b"
 )
 _QUOTED = re.compile(
-    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\bwith (\w+) in (?:its|their) (?:name|title)"
+    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\b(?:with|have|has|having) (\w+) in (?:its|their|the) \w+"
 )
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
@@ -164,6 +167,9 @@ class Cues:
     #: a share of things the question asks for: "percentage" (*what percentage of the order
     #: lines ...*) or "fraction" (*what fraction*, *what share*, *what proportion*)
     share: str | None = None
+    #: a yes/no question that compares one value at two named items (*did A have more
+    #: passengers than B*): "greater than" or "less than"
+    outranks: str | None = None
     #: the compared number counts things of a class the question names (*more than 3 films*);
     #: set by the agent, which knows the classes
     counts_compared: bool = False
@@ -192,10 +198,18 @@ class Cues:
 
 
 def number_value(text: str) -> str:
-    """A number the question writes, as digits (``1,200`` -> ``1200``, ``three`` -> ``3``)."""
+    """A number the question writes, as digits.
+
+    >>> [number_value(t) for t in ("1,200", "three", "10 million", "2.5 thousand")]
+    ['1200', '3', '10000000', '2500']
+    """
     if text in _WORD_NUMBERS:
         return str(_WORD_NUMBERS[text])
-    return text.replace(",", "")
+    digits, _, scale = text.replace(",", "").partition(" ")
+    if scale in _SCALES:
+        value = float(digits) * _SCALES[scale]
+        return str(int(value)) if value.is_integer() else str(value)
+    return digits
 
 
 def _ordinal(digits: str | None, word: str | None) -> int:
@@ -203,11 +217,23 @@ def _ordinal(digits: str | None, word: str | None) -> int:
 
 
 def _window(text: str) -> tuple[int, int] | None:
+    """The ranks a ranking keeps, as (offset, how many): *the 6th to 10th largest*, *the top
+    5*, *the second busiest* (one, after the first).
+
+    >>> [_window(t) for t in ("the 6th to 10th largest", "the top 5 cities", "the second busiest station",
+    ...  "the third most populous city", "the second episode")]
+    [(5, 5), (0, 5), (1, 1), (2, 1), None]
+    """
     match = _WINDOW.search(text)
     if match:
         first, last = _ordinal(match.group(1), match.group(2)), _ordinal(match.group(3), match.group(4))
         if 1 <= first <= last:
             return first - 1, last - first + 1
+    for ranked in _RANKED.finditer(text):
+        rank = _ordinal(ranked.group(1), ranked.group(2))
+        word = ranked.group(3)
+        if rank > 1 and (word.startswith(("most ", "least ")) or _MOST.fullmatch(word) or _LEAST.fullmatch(word)):
+            return rank - 1, 1
     top = _TOP.search(text)
     if top:
         keep = int(float(number_value(top.group(1))))
@@ -248,20 +274,21 @@ def read_cues(question: str) -> Cues:
     """The cues of ``question`` (any case)."""
     text = " ".join(question.lower().split())
     compare, compare_unit = _comparison(text)
+    bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
         count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text),
-        most=bool(_MOST.search(_THAN_NUMBER.sub(" ", text))),
-        least=bool(_LEAST.search(text)),
+        most=bool(_MOST.search(bare)),
+        least=bool(_LEAST.search(bare)),
         window=_window(text),
         compare=compare,
         compare_unit=compare_unit,
-        aggregates=_aggregates(text),
+        aggregates=_aggregates(bare),
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
         value=bool(_VALUE.search(text)),
-        group_rank=bool(_GROUP_RANK.search(text)),
+        group_rank=bool(_GROUP_RANK.search(bare)),
         by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),
         same=bool(_SAME.search(text)),
@@ -269,6 +296,7 @@ def read_cues(question: str) -> Cues:
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
         difference=_difference(text),
         share=_share(text),
+        outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
         text=" ".join(re.findall(r"\w+", text)),
     )
 
@@ -289,6 +317,23 @@ _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|w
 #: *what is the shortest air time of any flight*: a superlative of an attribute named before *of*
 _VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3} of\b")
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
+
+
+_THAN = re.compile(r"\b(more|less|fewer)\b(?: \w+){0,3} than\b|\b(\w{2,}er) than\b")
+
+
+def _outranks(text: str) -> str | None:
+    """The comparison a question makes between two things with *than* and no number.
+
+    >>> [_outranks(t) for t in ("did a have more passengers than b", "is a younger than b", "is a taller than b",
+    ...  "is a other than b")]
+    ['greater than', 'less than', 'greater than', None]
+    """
+    match = _THAN.search(text)
+    word = match and (match.group(1) or match.group(2))
+    if not word or word in ("other", "rather", "either", "neither", "whether"):
+        return None
+    return "less than" if word in ("less", "fewer", "lower", "smaller", *_LESSER) else "greater than"
 
 
 def _share(text: str) -> str | None:
@@ -346,7 +391,12 @@ def _counted(text: str) -> str:
 
 
 def _contained(question: str) -> str | None:
-    """The word a name must contain: quoted (``'night'``), or *contains X*, *with X in their name*."""
+    """The word a name (or another text) must contain: quoted (``'night'``), or *contains X*,
+    *with X in their name*, *have X in their place*.
+
+    >>> _contained("How many stations have Porte in their name?"), _contained("Which tracks contain love")
+    ('porte', 'love')
+    """
     match = _QUOTED.search(question)
     if match is None:
         return None

@@ -17,6 +17,8 @@ from nl2sparql.kg.terms import Term
 #: the most distinct predicates read around one node, and the most nodes sampled from a pattern
 EDGE_LIMIT = 400
 SAMPLE_LIMIT = 5
+#: how many of the nodes a pattern reaches are looked at for the edges only some of them have
+SPREAD = 1000
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
@@ -98,15 +100,32 @@ class GraphView:
         query = f"SELECT DISTINCT {' '.join(heads)} WHERE {{ {where} }} LIMIT {SAMPLE_LIMIT}"
         return [tuple(row[h[1:]].value for h in heads) for row in self._select(query)]
 
-    def edges_of_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
+    def edges_of_all(self, patterns: Sequence[str], var: str, nodes: int = 0) -> frozenset[Edge]:
         """The predicates leaving any node ``patterns`` bind ``var`` to (a class's instances:
-        the edges only some of them have too)."""
-        query = f"SELECT DISTINCT ?p WHERE {{ {' '.join(patterns)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
-        return frozenset(Edge(row["p"].value, "out") for row in self._select(query) if "p" in row)
+        the edges only some of them have too); with ``nodes``, any of that many of them."""
+        query = f"SELECT DISTINCT ?p WHERE {{ {_nodes(patterns, var, nodes)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
+        return self._predicates(query, "out")
 
-    def edges_into_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
+    def edges_into_all(self, patterns: Sequence[str], var: str, nodes: int = 0) -> frozenset[Edge]:
         """The predicates that reach any node ``patterns`` bind ``var`` to, from a node
-        (a class's instances: a role only some of them have, *runner-up*)."""
-        where = f"{' '.join(patterns)} ?s ?p {var} . FILTER(isIRI(?s))"
+        (a class's instances: a role only some of them have, *runner-up*); with ``nodes``, any
+        of that many of them."""
+        where = f"{_nodes(patterns, var, nodes)} ?s ?p {var} . FILTER(isIRI(?s))"
         query = f"SELECT DISTINCT ?p WHERE {{ {where} }} LIMIT {EDGE_LIMIT}"
-        return frozenset(Edge(row["p"].value, "in") for row in self._select(query) if "p" in row)
+        return self._predicates(query, "in")
+
+    def _predicates(self, query: str, direction: str) -> frozenset[Edge]:
+        """The ``?p`` a query finds, as edges in ``direction`` (asked once a question)."""
+        if query not in self._edges:
+            self._edges[query] = frozenset(Edge(row["p"].value, direction) for row in self._select(query) if "p" in row)
+        return self._edges[query]
+
+
+def _nodes(patterns: Sequence[str], var: str, limit: int) -> str:
+    """The patterns that bind ``var``; with ``limit``, as a subquery of that many nodes.
+
+    >>> _nodes(["?x a <C> ."], "?x", 0), _nodes(["?x a <C> ."], "?x", 9)
+    ('?x a <C> .', '{ SELECT DISTINCT ?x WHERE { ?x a <C> . } LIMIT 9 }')
+    """
+    body = " ".join(patterns)
+    return f"{{ SELECT DISTINCT {var} WHERE {{ {body} }} LIMIT {limit} }}" if limit else body

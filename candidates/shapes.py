@@ -383,6 +383,32 @@ def not_of_class(base: Candidate, term: str, name: str) -> Candidate:
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
+def not_found_by(whole: Candidate, reading: Candidate) -> Candidate | None:
+    """The ``?x`` of ``whole`` (a class's instances) that ``reading`` does not find (*which
+    airlines did not fly to O'Hare*: no flight to O'Hare is operated by them); ``None``
+    where the reading's steps are no chain that reads as one phrase.
+
+    >>> whole = Candidate("lookup", ("Find the entity whose type is airline, assign it to ?x.", _ANSWER),
+    ...                   ("?x a <Airline> .",))
+    >>> steps = ("Find the flight that arrives at ORD, assign it to ?m.",
+    ...          "Find the airline that the flight ?m is operated by, assign it to ?x.", _ANSWER)
+    >>> found = not_found_by(whole, Candidate("lookup", steps, ("?m <to> <ORD> .", "?m <by> ?x .")))
+    >>> found.steps[1], found.patterns[1]
+    ('Make sure nothing is the airline that the flight that arrives at ORD is operated by that is ?x.', 'FILTER NOT EXISTS { ?m_n <to> <ORD> . ?m_n <by> ?x . }')
+    """
+    from nl2sparql.ranker.reading import nested
+
+    finds = [step for step in nested(reading.steps) if step.startswith("Find ")]
+    match = re.match(r"^Find (.+), assign it to \?x\.$", finds[0]) if len(finds) == 1 else None
+    if match is None or "?" in match.group(1):
+        return None
+    inner = _answer_named(reading, "?x", "_n")
+    steps = (*without_answer(whole), f"Make sure nothing is {match.group(1)} that is ?x.", _ANSWER)
+    patterns = (*whole.patterns, f"FILTER NOT EXISTS {{ {' '.join(inner.patterns)} }}")
+    return replace(whole, shape="negation", steps=steps, patterns=patterns, hops=reading.hops + 1,
+                   anchors=reading.anchors)  # fmt: skip
+
+
 def with_columns(base: Candidate, attribute: Hop) -> Candidate:
     """The ``?x`` and their ``?v``."""
     steps = (*without_answer(base), attribute.sentence, "The answer is ?x and ?v.")
@@ -409,6 +435,26 @@ def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
         first, shape="difference", steps=steps, patterns=a.patterns + b.patterns,
         head=f"SELECT (({minuend} - {subtrahend}) AS ?d)", anchors=tuple(dict.fromkeys(first.anchors + second.anchors)),
         hops=max(first.hops, second.hops), answer_kind="literal", names_answer=False, answer_class="",
+    )  # fmt: skip
+
+
+def outranks(first: Candidate, second: Candidate, op: str) -> Candidate:
+    """Whether the number ``first`` finds compares so with the one ``second`` finds (*did
+    Gare du Nord have more passengers than Châtelet*); each reading keeps its own helpers.
+
+    >>> a = Candidate("lookup", ("Find the height of A, assign it to ?x.", _ANSWER), ("<A> <h> ?x .",))
+    >>> b = Candidate("lookup", ("Find the height of B, assign it to ?x.", _ANSWER), ("<B> <h> ?x .",))
+    >>> found = outranks(a, b, "greater than")
+    >>> found.head, found.patterns[-1], found.steps[-2]
+    ('ASK', 'FILTER(?a > ?b)', 'Make sure ?a is greater than ?b.')
+    """
+    a = _answer_named(first, "?a", "")
+    b = _answer_named(second, "?b", "_b")
+    steps = (*a.steps, *b.steps, f"Make sure ?a is {op} ?b.", "The answer is whether ?a exists.")
+    return replace(
+        first, shape="yes-no", steps=steps, patterns=(*a.patterns, *b.patterns, f"FILTER(?a {SYMBOLS[op]} ?b)"),
+        head="ASK", tail="", anchors=tuple(dict.fromkeys(first.anchors + second.anchors)),
+        hops=max(first.hops, second.hops), answer_kind="", names_answer=False, answer_class="",
     )  # fmt: skip
 
 
@@ -558,6 +604,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         yield containing(base, cues.contains)
         for attribute in (a for a in others if named_at(a.sentence, cues.text) >= 0):
             yield containing_value(base, attribute, cues.contains)
+            if cues.count:  # *how many earthquakes have Sarangani in their place*
+                yield counted(containing_value(base, attribute, cues.contains))
         if cues.count:  # *how many airports have "Regional" in their name*
             yield counted(containing(base, cues.contains))
     if cues.ranking:
@@ -596,6 +644,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield compared(base, attribute, *cues.compare, cues.compare_unit)
             if cues.count:  # *how many countries had more than ...*
                 yield counted(compared(base, attribute, *cues.compare, cues.compare_unit))
+            if cues.yes_no:  # *was there an earthquake with a magnitude above 7*
+                yield whether(compared(base, attribute, *cues.compare, cues.compare_unit))
         if cues.yes_no and base.answer_kind == "literal":
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:

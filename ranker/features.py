@@ -80,7 +80,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "count": cues.count or cues.group_rank or cues.counts_compared,
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
-        "compare": cues.compare is not None,
+        "compare": cues.compare is not None or cues.outranks is not None,
         # *which ... the highest* ranks things, and *in which year was it the highest* ranks
         # the years: a superlative names no maximum there
         "aggregate": bool(cues.aggregates) and not cues.things and not (cues.value and not cues.named_functions),
@@ -190,19 +190,26 @@ def _answer_find(candidate: Candidate, default: str | None = None) -> str:
 
 #: *in which year ...*, *what date ...*: the value a question asks for, by its noun
 _ASKED_VALUE = re.compile(r"^(?:in |on |of |for )?(?:which|what) (year|date|month|day)s?\b")
+#: what *when* asks for: a value of one of these names
+_TIME_NOUNS = frozenset({"date", "time", "year", "day", "month"})
 
 
 def _value_named(candidate: Candidate, cues: Cues) -> float:
-    """1 when the question asks for a value by its noun (*in which year*) and the answer is a
-    value of that name (*the year of the observation*), not the number a superlative ranks by.
+    """1 when the question asks for a value by its noun (*in which year*), or asks *when*, and
+    the answer is a value of that name (*the year of the observation*; a date, a time, a
+    year), not the number a superlative ranks by.
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> steps = ("Find the year of the observation ?x, assign it to ?w.", "The answer is ?w.")
     >>> _value_named(Candidate("rank", steps, ()), read_cues("In which year was Ireland's population smallest?"))
     1.0
+    >>> steps = ("Find the time of the earthquake ?x, assign it to ?w.", "The answer is ?w.")
+    >>> _value_named(Candidate("rank", steps, ()), read_cues("When did the deepest earthquake happen?"))
+    1.0
     """
     asked = _ASKED_VALUE.search(cues.text)
-    return float(asked is not None and asked.group(1) in attribute_words(_answer_find(candidate)).split())
+    nouns = {asked.group(1)} if asked else _TIME_NOUNS if cues.text.startswith("when ") else set()
+    return float(bool(nouns & set(attribute_words(_answer_find(candidate)).split())))
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:

@@ -49,6 +49,8 @@ def _sentence(step: str) -> str:
         return _FUNCTION_WORDS.get(match.group(1), f"the {match.group(1)}") + (
             " for each" if "for each" in step else ""
         )
+    if (match := _COMPARE.match(step)) and match.group(2).startswith("?"):  # one value against another
+        return "more than" if match.group(1) == "greater than" else "less than"
     if match := _COMPARE.match(step):
         return f"{match.group(1)} {match.group(2)}"
     if match := _NO.match(step):
