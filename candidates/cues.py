@@ -108,7 +108,8 @@ _VALUE = re.compile(
     r"|how deep|how heavy|how far|how strong|how wide|how high)\b"
 )
 _QUOTED = re.compile(
-    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)|\b(?:with|have|has|having) (\w+) in (?:its|their|the) \w+"
+    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)"
+    r"|\b(?:with|have|has|having) (\w+) in (?:its|their|the) \w+"
 )
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"

@@ -393,8 +393,10 @@ def not_found_by(whole: Candidate, reading: Candidate) -> Candidate | None:
     >>> steps = ("Find the flight that arrives at ORD, assign it to ?m.",
     ...          "Find the airline that the flight ?m is operated by, assign it to ?x.", _ANSWER)
     >>> found = not_found_by(whole, Candidate("lookup", steps, ("?m <to> <ORD> .", "?m <by> ?x .")))
-    >>> found.steps[1], found.patterns[1]
-    ('Make sure nothing is the airline that the flight that arrives at ORD is operated by that is ?x.', 'FILTER NOT EXISTS { ?m_n <to> <ORD> . ?m_n <by> ?x . }')
+    >>> found.steps[1]
+    'Make sure nothing is the airline that the flight that arrives at ORD is operated by that is ?x.'
+    >>> found.patterns[1]
+    'FILTER NOT EXISTS { ?m_n <to> <ORD> . ?m_n <by> ?x . }'
     """
     from nl2sparql.ranker.reading import nested
 

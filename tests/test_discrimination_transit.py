@@ -67,9 +67,9 @@ TRANSIT_FIRST = [
     ("Did Harbour have more passengers than Central?", {"false"}),
     ("How many stations have Park in their name?", {"2"}),
     ("What percentage of stations connect to the RER?", {"25"}),
-    ("How many stations have Road in their street?", {"4"}),  # a word in a text other than the name
+    ("How many stations have Road in their street?", {"4"}),  # a word in another text than the name
     ("Was there a station with more than 5 million passengers?", {"true"}),
-    ("When did the station with the most passengers open?", {"1900-01-10"}),  # *when*: the date, not the number ranked by
+    ("When did the station with the most passengers open?", {"1900-01-10"}),  # *when*: a date, not the number
     ("Which lines do not serve Harbour?", {T + "L1"}),  # the class's things a reading finds none of
 ]  # fmt: skip
 IDS = ["negation", "two-hop", "million", "second", "having", "more-yes", "more-no", "in-name", "family",
