@@ -843,7 +843,10 @@ def _of_family(bases: list[Candidate], anchors: Sequence[Anchor]) -> list[Candid
 
 def _types(candidate: Candidate) -> bool:
     """Whether a candidate reads a type (``rdf:type``) edge."""
-    return any(RDF_TYPE in p or " a " in p for p in candidate.patterns)
+    return any(_TYPE_EDGE.match(p) for p in candidate.patterns)
+
+
+_TYPE_EDGE = re.compile(rf"^\S+ (?:a|<{re.escape(RDF_TYPE)}>) ")
 
 
 def _base(hop: Hop, anchor: Anchor) -> Candidate:

@@ -112,6 +112,15 @@ def wheel_csv(wheel: Path, member: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
+def listed(row: dict, column: str) -> list[str]:
+    """The values of a comma-separated list in one cell (none where the cell is missing).
+
+    >>> listed({"lines": "1, 5, 8"}, "lines"), listed({}, "lines")
+    (['1', '5', '8'], [])
+    """
+    return [value.strip() for value in str(row.get(column, "")).split(",") if value.strip()]
+
+
 def slug(text: str) -> str:
     """A readable IRI segment from a name ("Noble gases" -> "Noble_gases")."""
     return quote(re.sub(r"\s+", "_", text.strip()), safe="_-.")
@@ -1463,11 +1472,10 @@ def metro_triples(rows: list[dict]) -> Iterator[Triple]:
         node = ox.NamedNode(f"{MT}station/{slug(row['name'])}")
         yield from labelled(node, MTV + "Station", row["name"])
         for column, (prop, cls, label) in MT_LINKS.items():
-            for value in str(row.get(column, "")).split(","):
-                if value := value.strip():
-                    target = ox.NamedNode(f"{MT}{cls.lower()}/{slug(value)}")
-                    yield from labelled(target, MTV + cls, label.format(value))
-                    yield node, p[prop], target
+            for value in listed(row, column):
+                target = ox.NamedNode(f"{MT}{cls.lower()}/{slug(value)}")
+                yield from labelled(target, MTV + cls, label.format(value))
+                yield node, p[prop], target
         if "passengers" in row:
             yield node, p["passengers"], lit(int(row["passengers"]))
         yield node, p["latitude"], lit(float(row["latitude"]))
@@ -1509,9 +1517,8 @@ def starwars_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield from labelled(target, SWV + ("Planet" if column == "homeworld" else "Species"), row[column])
                 yield node, p[prop], target
         for column, prop in (("hair_color", "hairColour"), ("skin_color", "skinColour"), ("eye_color", "eyeColour")):
-            for value in str(row.get(column, "")).split(","):
-                if value := value.strip():
-                    yield node, p[prop], lit(value)
+            for value in listed(row, column):
+                yield node, p[prop], lit(value)
         for column, prop in (("sex", "sex"), ("gender", "gender")):
             if column in row:
                 yield node, p[prop], lit(row[column])
