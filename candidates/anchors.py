@@ -248,14 +248,21 @@ def _common_name(value: Any) -> bool:
 
 def _common_word(entity: Any) -> bool:
     """An entity found, in part or near enough, by one lower-case word (*film* is not
-    *Film4*, *capital* not *Australian Capital Territory*).
+    *Film4*, *capital* not *Australian Capital Territory*); but a plural of its whole name
+    names it (*droids*: the species *Droid*, a category the question names as a thing).
 
     >>> from types import SimpleNamespace as Link
-    >>> _common_word(Link(match="fuzzy", mention="film")), _common_word(Link(match="fuzzy", mention="Filmz"))
-    (True, False)
+    >>> _common_word(Link(match="fuzzy", mention="film", name="Film4"))
+    True
+    >>> _common_word(Link(match="fuzzy", mention="Filmz", name="Film4"))
+    False
+    >>> _common_word(Link(match="fuzzy", mention="droids", name="Droid"))
+    False
     """
-    mention = str(getattr(entity, "mention", ""))
-    return getattr(entity, "match", "") in ("partial", "fuzzy") and " " not in mention.strip() and mention.islower()
+    mention = str(getattr(entity, "mention", "")).strip()
+    if singular_word(mention.lower()) == str(getattr(entity, "name", "")).lower() != mention.lower():
+        return False
+    return getattr(entity, "match", "") in ("partial", "fuzzy") and " " not in mention and mention.islower()
 
 
 def naming(predicate: str) -> bool:

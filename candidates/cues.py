@@ -114,7 +114,7 @@ _QUOTED = re.compile(
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
     r"|\b\w+ and \w+ of (every|each|all)\b|^(list|give|show)\b.+\band\b"
-    r"|^(?:what|which) (?:is|are|was|were) (?:the )?\w+(?: \w+)? and (?:the )?\w+(?: \w+)? of\b"
+    r"|^(?:(?:what|which) (?:is|are|was|were) )?(?:the )?\w+(?: \w+)? and (?:the )?\w+(?: \w+)? of\b"
 )
 
 
@@ -308,9 +308,6 @@ _GROWTH = re.compile(
     r"\b(?:grow|grew|grown|increased?|rise|rose|risen|gain(?:ed)?|change[sd]?)\b.*\b(?:between|from)\b"
 )
 _DECLINE = re.compile(r"\b(?:fall|fell|fallen|drop(?:ped)?|decreased?|declined?|shrink|shrank)\b.*\b(?:between|from)\b")
-_DIFFERENCE = re.compile(
-    r"\bdifference between\b|\b(?:more|less|higher|lower|larger|smaller|bigger|greater|fewer)\b.*\bthan\b"
-)
 _THINGS = re.compile(
     r"(?:^|, )(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
 )
@@ -320,21 +317,27 @@ _VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| e
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
 
 
-_THAN = re.compile(r"\b(more|less|fewer)\b(?: \w+){0,3} than\b|\b(\w{2,}er) than\b")
+#: comparatives of more (any other word in *-er* right before *than* is one too)
+_GREATER = (
+    "more", "higher", "larger", "bigger", "greater", "taller", "older", "heavier", "longer", "wider", "deeper",
+    "faster", "richer", "stronger", "later", "warmer", "hotter", "busier",
+)  # fmt: skip
+_FEWER = ("less", "fewer", "lower", "smaller", *_LESSER)
+_THAN = re.compile(rf"\b({'|'.join(_GREATER + _FEWER)})\b(?: \S+){{0,8}} than\b|\b(\w{{2,}}er) than\b")
 
 
 def _outranks(text: str) -> str | None:
     """The comparison a question makes between two things with *than* and no number.
 
     >>> [_outranks(t) for t in ("did a have more passengers than b", "is a younger than b", "is a taller than b",
-    ...  "is a other than b")]
-    ['greater than', 'less than', 'greater than', None]
+    ...  "is a other than b", "was the winner younger than b", "how much higher was the population of a than b")]
+    ['greater than', 'less than', 'greater than', None, 'less than', 'greater than']
     """
     match = _THAN.search(text)
     word = match and (match.group(1) or match.group(2))
     if not word or word in ("other", "rather", "either", "neither", "whether"):
         return None
-    return "less than" if word in ("less", "fewer", "lower", "smaller", *_LESSER) else "greater than"
+    return "less than" if word in _FEWER else "greater than"
 
 
 def _share(text: str) -> str | None:
@@ -353,14 +356,18 @@ def _difference(text: str) -> str | None:
 
     >>> [_difference(t) for t in ("by how much did it grow between 1952 and 2007",
     ...  "how much did it fall from 1990 to 2000", "what is the difference between a and b",
-    ...  "how much did it cost")]
-    ['later', 'first', 'first', None]
+    ...  "how much did it cost", "how much taller is a than b", "how many fewer goals did a score than b",
+    ...  "how much more horsepower does the amc ambassador brougham have than the datsun 310")]
+    ['later', 'first', 'first', None, 'first', 'later', 'first']
     """
     if not _HOW_MUCH.search(text):
         return None
     if _GROWTH.search(text):
         return "later"
-    return "first" if _DECLINE.search(text) or _DIFFERENCE.search(text) else None
+    if _DECLINE.search(text) or "difference between" in text:
+        return "first"
+    compared = _outranks(text)  # *how much taller is A than B*: A minus B; *how many fewer*: B minus A
+    return None if compared is None else "later" if compared == "less than" else "first"
 
 
 def _aggregates(text: str) -> tuple[str, ...]:

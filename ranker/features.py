@@ -174,8 +174,12 @@ def _answers_type(candidate: Candidate, cues: Cues) -> float:
     >>> groups = Candidate("rank-group", ("Find the type of ?x, assign it to ?g.", "The answer is ?g."), ())
     >>> _answers_type(groups, read_cues("Which city has the highest total profit?"))
     1.0
+    >>> steps = ("Find the type of Wookiee, assign it to ?x.", "Count ?x, assign it to ?n.", "The answer is ?n.")
+    >>> _answers_type(Candidate("count", steps, ()), read_cues("How many Wookiees are there?"))
+    1.0
     """
-    typed = _answer_find(candidate, "?x").startswith("Find the type of ")
+    finds = (_answer_find(candidate, "?x"), _counted_find(candidate))
+    typed = any(find.startswith("Find the type of ") for find in finds)
     return float(typed and not _ASKS_TYPE.search(cues.text))
 
 
@@ -183,9 +187,19 @@ def _answer_find(candidate: Candidate, default: str | None = None) -> str:
     """The last ``Find`` step that assigns the one variable a plan answers with (``default``
     where it answers with no single one), or ``""``."""
     answer = _ANSWER_VAR.search(candidate.steps[-1]) if candidate.steps else None
-    var = answer.group(1) if answer else default
+    return _find_of(candidate, answer.group(1) if answer else default)
+
+
+def _find_of(candidate: Candidate, var: str | None) -> str:
+    """The last ``Find`` step that assigns ``var``, or ``""``."""
     found = [s for s in candidate.steps if var and s.startswith("Find ") and s.endswith(f"assign it to {var}.")]
     return found[-1] if found else ""
+
+
+def _counted_find(candidate: Candidate) -> str:
+    """The last ``Find`` step that assigns what a plain count counts (``Count ?x, ...``), or ``""``."""
+    counted = [m.group(1) for s in candidate.steps if (m := _COUNTS.match(s)) and " for each " not in s]
+    return _find_of(candidate, counted[-1]) if counted else ""
 
 
 #: *in which year ...*, *what date ...*: the value a question asks for, by its noun

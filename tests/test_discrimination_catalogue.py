@@ -1,0 +1,71 @@
+"""The agent on a small catalogue of animals (issue 40): a category that is a node of its own
+named in the plural (*the dogs*: the species *Dog*), a count of that category's things, a
+request for two values of one thing, and *how much taller* / *how many fewer* as
+differences that keep their direction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_discrimination import answers, graph_and_bank
+
+from nl2sparql.candidates.agent import Agent
+from nl2sparql.kg.grounding import Grounder
+from nl2sparql.kg.store import Store
+from nl2sparql.memory_bank.bank import MemoryBank
+from nl2sparql.ranker.scorer import EmbeddingScorer
+
+A = "http://example.org/zoo/data/"
+ANIMALS = (  # name, species, height in cm, mass in kg, legs
+    ("Rex", "Dog", 60, 30.5, 4), ("Bella", "Dog", 45, 20.0, 4), ("Max", "Dog", 70, 35.0, 3),
+    ("Tom", "Cat", 25, 4.5, 4), ("Luna", "Cat", 23, 3.9, 4), ("Polly", "Parrot", 35, 1.1, 2),
+)  # fmt: skip
+
+
+def zoo() -> str:
+    """Six animals of three species; every species a labelled node."""
+    lines = [
+        "@prefix z: <http://example.org/zoo/schema#> .",
+        "@prefix d: <http://example.org/zoo/data/> .",
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .",
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .",
+        'z:Animal rdfs:label "animal" . z:Species rdfs:label "species" .',
+        'z:species rdfs:label "species" ; rdfs:domain z:Animal ; rdfs:range z:Species .',
+        'z:height rdfs:label "height in centimetres" ; rdfs:domain z:Animal ; rdfs:range xsd:integer .',
+        'z:mass rdfs:label "mass in kilograms" ; rdfs:domain z:Animal ; rdfs:range xsd:decimal .',
+        'z:legs rdfs:label "number of legs" ; rdfs:domain z:Animal ; rdfs:range xsd:integer .',
+    ]
+    for species in sorted({row[1] for row in ANIMALS}):
+        lines.append(f'd:{species} a z:Species ; rdfs:label "{species}" .')
+    for name, species, height, mass, legs in ANIMALS:
+        lines.append(f'd:{name} a z:Animal ; rdfs:label "{name}" ; z:species d:{species} ; z:height {height} ; '
+                     f"z:mass {mass} ; z:legs {legs} .")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+#: questions whose first candidate must answer right
+ZOO_FIRST = [
+    ("Which animals are dogs?", {A + "Rex", A + "Bella", A + "Max"}),  # *dogs*: the species Dog
+    ("How many cats are there?", {"2"}),  # the cats counted, not the class of Cat
+    ("What is the average height of the dogs?", {"58.333333333333333333"}),
+    ("height and mass of Polly", {"35", "1.1"}),  # a request for two values
+    ("How much taller is Rex than Tom?", {"35"}),  # the first named minus the second
+    ("How much lighter is Tom than Rex?", {"26"}),  # the second named minus the first
+]
+IDS = ["plural-category", "count-category", "average-category", "two-values", "taller", "lighter"]
+
+
+@pytest.fixture(scope="module")
+def animals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+    store, bank = graph_and_bank(tmp_path_factory.mktemp("zoo"), "zoo", zoo())
+    yield store, bank
+    store.close()
+
+
+@pytest.mark.parametrize(("question", "gold"), ZOO_FIRST, ids=IDS)
+def test_the_first_candidate_answers_right(animals: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
+    store, bank = animals
+    agent = Agent(bank, store)
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    assert answers(store, agent, found[0]) == gold, [c.text for c in found[:4]]
