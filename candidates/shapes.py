@@ -16,6 +16,7 @@ from nl2sparql.candidates.candidate import TYPED, Candidate
 from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled
+from nl2sparql.candidates.wording import nested
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
@@ -398,8 +399,6 @@ def not_found_by(whole: Candidate, reading: Candidate) -> Candidate | None:
     >>> found.patterns[1]
     'FILTER NOT EXISTS { ?m_n <to> <ORD> . ?m_n <by> ?x . }'
     """
-    from nl2sparql.ranker.reading import nested
-
     finds = [step for step in nested(reading.steps) if step.startswith("Find ")]
     match = re.match(r"^Find (.+), assign it to \?x\.$", finds[0]) if len(finds) == 1 else None
     if match is None or "?" in match.group(1):
