@@ -436,3 +436,11 @@ def assert_gold_candidate(graph: tuple[Store, MemoryBank], question: str, shape:
     right = [c for c in found if c.shape == shape and _same(answers(store, agent, c), gold)]
     assert right, [c.text for c in found[:8]]
     check_plan(parse_plan("\n".join(right[0].steps) + "\n"))
+
+
+def assert_first_candidate(graph: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
+    """A fresh agent over ``graph`` puts first a candidate that answers ``gold``."""
+    store, bank = graph
+    agent = Agent(bank, store)
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    assert answers(store, agent, found[0]) == gold, [c.text for c in found[:4]]

@@ -8,13 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_discrimination import answers, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_and_bank
 
-from nl2sparql.candidates.agent import Agent
-from nl2sparql.kg.grounding import Grounder
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.ranker.scorer import EmbeddingScorer
 
 A = "http://example.org/zoo/data/"
 ANIMALS = (  # name, species, height in cm, mass in kg, legs
@@ -65,7 +62,4 @@ def animals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, M
 
 @pytest.mark.parametrize(("question", "gold"), ZOO_FIRST, ids=IDS)
 def test_the_first_candidate_answers_right(animals: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
-    store, bank = animals
-    agent = Agent(bank, store)
-    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
-    assert answers(store, agent, found[0]) == gold, [c.text for c in found[:4]]
+    assert_first_candidate(animals, question, gold)

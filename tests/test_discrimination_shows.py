@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_discrimination import answers, assert_gold_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, assert_gold_candidate, graph_and_bank
 
 from nl2sparql.candidates.agent import Agent
 from nl2sparql.candidates.anchors import anchors_of
@@ -15,7 +15,6 @@ from nl2sparql.candidates.cues import read_cues
 from nl2sparql.kg.grounding import Grounder
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.ranker.scorer import EmbeddingScorer
 
 SHOW = """
 @prefix s: <http://example.org/show/schema#> .
@@ -85,10 +84,7 @@ def test_the_agent_builds_the_gold_candidate_over_a_shows_series(
 
 @pytest.mark.parametrize(("question", "gold"), SHOW_FIRST, ids=["oldest", "who-won", "who-was", "how-many-more"])
 def test_the_first_candidate_answers_right(show: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
-    store, bank = show
-    agent = Agent(bank, store)
-    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
-    assert answers(store, agent, found[0]) == gold, [c.text for c in found[:4]]
+    assert_first_candidate(show, question, gold)
 
 
 def anchors(show: tuple[Store, MemoryBank], question: str) -> list[tuple[str, str]]:

@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_discrimination import answers, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_and_bank
 
-from nl2sparql.candidates.agent import Agent
-from nl2sparql.kg.grounding import Grounder
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
-from nl2sparql.ranker.scorer import EmbeddingScorer
 
 T = "http://example.org/transit/data/"
 STATIONS = (
@@ -85,7 +82,4 @@ def network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, M
 
 @pytest.mark.parametrize(("question", "gold"), TRANSIT_FIRST, ids=IDS)
 def test_the_first_candidate_answers_right(network: tuple[Store, MemoryBank], question: str, gold: set[str]) -> None:
-    store, bank = network
-    agent = Agent(bank, store)
-    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
-    assert answers(store, agent, found[0]) == gold, [c.text for c in found[:4]]
+    assert_first_candidate(network, question, gold)
