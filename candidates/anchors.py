@@ -65,6 +65,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         for v in grounding.values
         if v.match in WHOLE_VALUE_MATCHES
         and _number(v.value) not in operands
+        and str(getattr(v, "mention", "")).strip() not in operands  # *after 2024-07-30*: no time that day
         and not _common_name(v)
         and not _searched(v, searched)
         and not _inside_name(getattr(v, "span", (0, 0)), named)

@@ -75,8 +75,8 @@ _COMPARE = (
     (re.compile(rf"\bat most\s+{_NUMBER}"), "at most"),
     (re.compile(rf"\b(?:north|east) of (?:\w+\s+)?{_NUMBER}"), "greater than"),
     (re.compile(rf"\b(?:south|west) of (?:\w+\s+)?{_NUMBER}"), "less than"),
-    (re.compile(r"\b(?:after|since)\s+(\d{4})\b"), "after"),
-    (re.compile(r"\bbefore\s+(\d{4})\b"), "before"),
+    (re.compile(r"\b(?:after|since)\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "after"),
+    (re.compile(r"\bbefore\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "before"),
     # any other comparative of degree (*longer than 80*, *lighter than 2000*)
     (re.compile(rf"\b(?:{'|'.join(_LESSER)})\s+than\s+{_NUMBER}"), "less than"),
     (re.compile(rf"\b\w{{2,}}er\s+than\s+{_NUMBER}"), "greater than"),

@@ -123,9 +123,15 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
     by_year = op in ("after", "before") and attribute.dated and len(number) == 4
     value = f"YEAR(?v) {SYMBOLS[op]} {number}" if by_year else f"?v {SYMBOLS[op]} {number}"
+    if _DAY.fullmatch(number):  # a day: ISO dates and times compare as text (a time that day is after it)
+        value = f'STR(?v) {SYMBOLS[op]} "{number}"'
+
     steps = (*without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
+
+
+_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def flagged(base: Candidate, attribute: Hop, holds: bool) -> Candidate:
@@ -641,7 +647,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         for group in _group_keys(base, others):
             yield kept_groups(base, group, *cues.compare)
     if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
-        for attribute in numbers:
+        day = bool(_DAY.fullmatch(cues.compare[1]))  # *after 2024-07-30* compares dates alone
+        for attribute in (a for a in numbers if a.dated or not day):
             yield compared(base, attribute, *cues.compare, cues.compare_unit)
             if cues.count:  # *how many countries had more than ...*
                 yield counted(compared(base, attribute, *cues.compare, cues.compare_unit))

@@ -68,9 +68,10 @@ TRANSIT_FIRST = [
     ("Was there a station with more than 5 million passengers?", {"true"}),
     ("When did the station with the most passengers open?", {"1900-01-10"}),  # *when*: a date, not the number
     ("Which lines do not serve Harbour?", {T + "L1"}),  # the class's things a reading finds none of
+    ("Which stations opened after 1900-01-10?", {T + "Harbour", T + "ParkLane"}),  # a day, compared with dates
 ]  # fmt: skip
 IDS = ["negation", "two-hop", "million", "second", "having", "more-yes", "more-no", "in-name", "family",
-       "in-street", "was-there", "when", "not-found"]  # fmt: skip
+       "in-street", "was-there", "when", "not-found", "after-day"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
