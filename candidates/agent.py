@@ -166,6 +166,7 @@ class Agent:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
         asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and a.asked}
+        wholes = [b for b in typed if _types_as(b, asked)]  # every thing of a class the question asks for
         # each reading's answer kind and class, looked up once: the best eight and the best
         # sixteen are the same reading objects (both picked by _best from one list)
         kinds: dict[int, Candidate] = {}
@@ -183,7 +184,7 @@ class Agent:
             pool += itertools.islice(nodes, beam // 2)
         if asked:  # and the things of the class asked for (all of them first) below readings of other things
             things = (n for c in ranked if c not in best and (n := with_kind(c)).answer_class == "named")
-            every_one = [with_kind(b) for b in typed if _types_as(b, asked)]
+            every_one = [with_kind(b) for b in wholes]
             pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
@@ -206,7 +207,7 @@ class Agent:
             measures = self._measures(cues.text)
             counted = [a for a in anchors if a.kind == "class" and not a.asked and _counts(a, cues)]
             # the instances of a class the question asks for first (*which airline ...*)
-            nodes = [b for b in typed if _types_as(b, asked)] + [c for c in pool if c.answer_kind == "uri"]
+            nodes = wholes + [c for c in pool if c.answer_kind == "uri"]
             for base in _unique(nodes)[:3]:
                 if measures:
                     final += gathered_operators(base, cues, self._paths_to(view, base, measures))
@@ -215,20 +216,19 @@ class Agent:
                     final += gathered_operators(base, cues, paths, counted=True)
         if cues.negation:  # things of the class asked for that are not of another class named
             others = [a for a in anchors if a.kind == "class" and not a.asked]
-            pairs = [(b, a) for b in typed if _types_as(b, asked) for a in others]
-            final += [not_of_class(b, a.term, a.name) for b, a in pairs if _kin(view, b, a.term)]
+            final += [not_of_class(b, a.term, a.name) for b in wholes for a in others if _kin(view, b, a.term)]
             # and those that a reading of a named item finds none of (*which airlines did not fly to O'Hare*)
-            wholes = [b for b in typed if _types_as(b, asked)][:1]
             finders = [c for c in pool if c.anchors and c.answer_class == "named" and not c.steps[0].startswith(TYPED)]
-            final += [n for w in wholes for r in finders[: beam // 2] if (n := not_found_by(w, r))]
+            final += [n for w in wholes[:1] for r in finders[: beam // 2] if (n := not_found_by(w, r))]
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
+        # one number at two named items: subtracted, or compared yes or no
+        pairs = self._number_pairs(view, ranked, anchors, question) if cues.difference or cues.outranks else []
         if cues.difference:
-            pairs = self._number_pairs(view, ranked, anchors, question)
             final += [difference(a, b, cues.difference == "later") for a, b in pairs]
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
-            final += [outranks(a, b, cues.outranks) for a, b in self._number_pairs(view, ranked, anchors, question)]
+            final += [outranks(a, b, cues.outranks) for a, b in pairs]
         if cues.share:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]

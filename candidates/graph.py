@@ -106,11 +106,10 @@ class GraphView:
         query = f"SELECT DISTINCT ?p WHERE {{ {_nodes(patterns, var, nodes)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
         return self._predicates(query, "out")
 
-    def edges_into_all(self, patterns: Sequence[str], var: str, nodes: int = 0) -> frozenset[Edge]:
+    def edges_into_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
         """The predicates that reach any node ``patterns`` bind ``var`` to, from a node
-        (a class's instances: a role only some of them have, *runner-up*); with ``nodes``, any
-        of that many of them."""
-        where = f"{_nodes(patterns, var, nodes)} ?s ?p {var} . FILTER(isIRI(?s))"
+        (a class's instances: a role only some of them have, *runner-up*)."""
+        where = f"{' '.join(patterns)} ?s ?p {var} . FILTER(isIRI(?s))"
         query = f"SELECT DISTINCT ?p WHERE {{ {where} }} LIMIT {EDGE_LIMIT}"
         return self._predicates(query, "in")
 

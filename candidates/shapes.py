@@ -121,11 +121,12 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     """The ``?x`` whose ``?v`` compares with a number the question writes (in the attribute's
     unit where the question writes it in another: :func:`~.units.rescaled`)."""
     number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
-    by_year = op in ("after", "before") and attribute.dated and len(number) == 4
-    value = f"YEAR(?v) {SYMBOLS[op]} {number}" if by_year else f"?v {SYMBOLS[op]} {number}"
     if _DAY.fullmatch(number):  # a day: ISO dates and times compare as text (a time that day is after it)
         value = f'STR(?v) {SYMBOLS[op]} "{number}"'
-
+    elif op in ("after", "before") and attribute.dated and len(number) == 4:
+        value = f"YEAR(?v) {SYMBOLS[op]} {number}"
+    else:
+        value = f"?v {SYMBOLS[op]} {number}"
     steps = (*without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
@@ -649,11 +650,12 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
         day = bool(_DAY.fullmatch(cues.compare[1]))  # *after 2024-07-30* compares dates alone
         for attribute in (a for a in numbers if a.dated or not day):
-            yield compared(base, attribute, *cues.compare, cues.compare_unit)
+            kept = compared(base, attribute, *cues.compare, cues.compare_unit)
+            yield kept
             if cues.count:  # *how many countries had more than ...*
-                yield counted(compared(base, attribute, *cues.compare, cues.compare_unit))
+                yield counted(kept)
             if cues.yes_no:  # *was there an earthquake with a magnitude above 7*
-                yield whether(compared(base, attribute, *cues.compare, cues.compare_unit))
+                yield whether(kept)
         if cues.yes_no and base.answer_kind == "literal":
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:

@@ -1511,11 +1511,11 @@ def starwars_triples(rows: list[dict]) -> Iterator[Triple]:
     for row in rows:
         node = ox.NamedNode(f"{SW}character/{slug(row['name'])}")
         yield from labelled(node, SWV + "Character", row["name"])
-        for column, prop in (("homeworld", "homeworld"), ("species", "species")):
+        for column, cls in (("homeworld", "Planet"), ("species", "Species")):
             if column in row:
-                target = ox.NamedNode(f"{SW}{column.replace('homeworld', 'planet')}/{slug(row[column])}")
-                yield from labelled(target, SWV + ("Planet" if column == "homeworld" else "Species"), row[column])
-                yield node, p[prop], target
+                target = ox.NamedNode(f"{SW}{cls.lower()}/{slug(row[column])}")
+                yield from labelled(target, SWV + cls, row[column])
+                yield node, p[column], target
         for column, prop in (("hair_color", "hairColour"), ("skin_color", "skinColour"), ("eye_color", "eyeColour")):
             for value in listed(row, column):
                 yield node, p[prop], lit(value)
