@@ -138,9 +138,12 @@ class Agent:
         every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
         every = _of_family(every, anchors)
         bases = self._best(question, every, scores, beam * 2)
-        # a class the question names types the answer: its instances are joined with every base
+        # a class the question names types the answer: its instances are joined with every base;
+        # so are the holders of a value it writes (*won*: the placements whose outcome is WIN)
         typed = [b for b in every if b.steps[0].startswith(TYPED)]
-        joined = self._intersections(view, _unique(bases[:beam] + typed))
+        values = {a.name for a in anchors if a.kind == "value"}
+        held = [b for b in every if b.anchors and b.anchors[0] in values][: beam // 2]
+        joined = self._intersections(view, _unique(bases[:beam] + typed + held))
         firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2, each=3)
@@ -214,12 +217,23 @@ class Agent:
                 for anchor in counted[:1]:
                     paths = self._paths_to_class(view, base, anchor)
                     final += gathered_operators(base, cues, paths, counted=True)
+                if cues.group_rank and not counted:  # *lip-synced most often*
+                    final += gathered_operators(base, cues, self._paths_in(view, base), counted=True)
         if cues.negation:  # things of the class asked for that are not of another class named
             others = [a for a in anchors if a.kind == "class" and not a.asked]
             final += [not_of_class(b, a.term, a.name) for b in wholes for a in others if _kin(view, b, a.term)]
             # and those that a reading of a named item finds none of (*which airlines did not fly to O'Hare*)
             finders = [c for c in pool if c.anchors and c.answer_class == "named" and not c.steps[0].startswith(TYPED)]
             final += [n for w in wholes[:1] for r in finders[: beam // 2] if (n := not_found_by(w, r))]
+            # or the things a reading of one item finds that a reading of another finds none of
+            # (*which contestants of Season 6 never won an episode*)
+            singles = [c for c in firsts + grown if len(c.anchors) == 1 and not c.steps[0].startswith(TYPED)]
+            kinds_of = (with_kind(c) for c in self._best(question, singles, scores, beam, each=2))
+            ones = [k for k in kinds_of if k.answer_class == "named"]
+            final += [
+                n for w in ones[:2] for r in ones[: beam // 2]
+                if not set(w.anchors) & set(r.anchors) and (n := not_found_by(w, r))
+            ]  # fmt: skip
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         # one number at two named items: subtracted, or compared yes or no
@@ -635,6 +649,13 @@ class Agent:
                     paths.append([*hops, typed])
         return paths
 
+    def _paths_in(self, view: GraphView, base: Candidate) -> list[list[Hop]]:
+        """The one-edge paths by which nodes reach those ``base`` finds: what a question
+        counts when it ranks things by how often (*which artist was lip-synced most often*:
+        the episodes whose lip sync artist each is)."""
+        edges = sorted(view.edges_into_all(base.patterns, "?x"), key=str)
+        return [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
+
     def _path_hops(self, edges: Sequence[Edge], end: str) -> list[Hop] | None:
         """A chain of edges from ``?x`` read as hops through ``?w1``, ``?w2``, ... to ``end``, by the
         bank's first statement of each edge (``None`` when the bank has none for one of them)."""
@@ -651,18 +672,25 @@ class Agent:
         """Hops from the nodes ``base`` reaches to ``?v``: those whose values are numbers or
         dates, and the others; then the numbers of a node on the way (``?m``), which is where
         a value keyed by a second item hangs (a country's population *in 2007*, on the
-        observation that joins the two; a CVT's, in Freebase's words), the nearest first."""
+        observation that joins the two; a CVT's, in Freebase's words), the nearest first; and
+        where it is a record with no name that an item the question names holds, its other
+        relations, which may group the things (the contestant of the placement whose outcome
+        is WIN: *which contestant won the most episodes*)."""
         numbers: list[Hop] = []
         others: list[Hop] = []
+        on_the_way: list[Hop] = []
         for start in ("?x", *reversed(_waypoints(base))):
+            record = start != "?x" and _held(base, start) and not self._named(view, _answered_by(base, start))
             for hop, numeric in self._hops_from(view, base, start):
                 if len(numbers) + len(others) >= self.limits.attributes:
-                    return numbers, others
+                    return numbers, others + on_the_way
                 if start == "?x":
                     (numbers if numeric else others).append(hop)
                 elif numeric:
                     numbers.append(replace(hop, via=start))
-        return numbers, others
+                elif record and len(on_the_way) < self.limits.attributes // 4:
+                    on_the_way.append(replace(hop, via=start))
+        return numbers, others + on_the_way
 
     def _name_column(self, view: GraphView, base: Candidate, text: str, attributes: Sequence[Hop]) -> list[Hop]:
         """The names of the nodes ``base`` reaches, as a column (*the name and ISO code of every
@@ -885,6 +913,22 @@ def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
     )
+
+
+def _held(candidate: Candidate, node: str) -> bool:
+    """Whether a pattern of ``candidate`` ties ``node`` to a constant by an edge other than
+    its type (*the placement whose outcome is "WIN"*).
+
+    >>> _held(Candidate("lookup", (), ('?m <http://x/outcome> "WIN" .',)), "?m")
+    True
+    >>> _held(Candidate("lookup", (), (f"?m <{RDF_TYPE}> <http://x/Quake> .", "?m <http://x/place> ?x .")), "?m")
+    False
+    """
+    for pattern in candidate.patterns:
+        parts = pattern.split(maxsplit=2)
+        if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
+            return True
+    return False
 
 
 def _waypoints(candidate: Candidate) -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 from nl2sparql.candidates.candidate import Anchor
 from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
 from nl2sparql.candidates.shapes import is_number
+from nl2sparql.kg.grounding import category_code
 from nl2sparql.kg.store import NS as FREEBASE_NS
 
 #: an entity is an anchor when its link scores at least this share of the best link's (the
@@ -56,7 +57,11 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     ]  # fmt: skip
     text = getattr(grounding, "question", "")
     spans = [getattr(e, "span", (0, 0)) for e in kept]
-    classes = [c for c in _whole_first(grounding.classes[: limits.classes]) if not _kind_of_named(c, spans, text)]
+    # a class word inside a name the question names takes no place of another class (*Season* in
+    # *Season 6* leaves room for *contestants*), nor does one matched far below the best
+    classes = [c for c in _whole_first(grounding.classes) if not _kind_of_named(c, spans, text)]
+    top = max((float(c.score) for c in classes), default=0.0)
+    classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top][: limits.classes]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     named = [span for e, span in zip(kept, spans, strict=True) if getattr(e, "match", "") == "exact"]
@@ -199,8 +204,24 @@ def asked_words(question: str) -> set[str]:
 
     >>> sorted(asked_words("Which pitchers had more than 250 strikeouts?"))
     ['had', 'more', 'pitcher']
+
+    A preposition ends them: *which contestants of Season 6* asks for contestants, not
+    seasons; but *which type of car* names its kind.
+
+    >>> sorted(asked_words("Which contestants of Season 6 won?")), sorted(asked_words("which type of car"))
+    (['contestant'], ['car', 'of', 'type'])
     """
-    return {singular_word(w) for m in _ASKS_FOR.finditer(question.lower()) for w in m.group(1).split()}
+    found: set[str] = set()
+    for match in _ASKS_FOR.finditer(question.lower()):
+        words = match.group(1).split()
+        ends = [i for i, w in enumerate(words) if i and w in _MODIFIES and words[i - 1] not in _KINDS]
+        found |= {singular_word(w) for w in words[: ends[0] if ends else len(words)]}
+    return found
+
+
+#: prepositions that begin what qualifies the things asked for (*contestants of Season 6*)
+_MODIFIES = frozenset({"of", "in", "from", "for", "on", "at", "by", "with"})
+_KINDS = frozenset({"type", "types", "kind", "kinds", "sort", "sorts", "class", "classes", "category", "categories"})
 
 
 def _asked(name: str, question: str) -> bool:
@@ -237,14 +258,17 @@ def _overlaps(one: tuple[int, int], other: tuple[int, int]) -> bool:
 
 
 def _common_name(value: Any) -> bool:
-    """A name the question writes as a common word: *money* is not the artist *Money*.
+    """A name the question writes as a common word: *money* is not the artist *Money*; but
+    a category in capitals is a common word written so (*won*: the outcome *WIN*).
 
     >>> from nl2sparql.kg.grounding import ValueMatch
-    >>> [_common_name(ValueMatch("Money", None, (), mention, 1.0)) for mention in ("money", "Money")]
-    [True, False]
+    >>> [_common_name(ValueMatch(name, None, (), mention, 1.0, count=count)) for name, mention, count in
+    ...  (("Money", "money", 1), ("Money", "Money", 1), ("WIN", "won", 190), ("PER", "per", 1))]
+    [True, False, False, True]
     """
-    mention = value.mention.strip()
-    return " " not in mention and mention.islower() and value.value != value.value.lower()
+    mention, name = value.mention.strip(), value.value
+    category = category_code(name, getattr(value, "count", 0))
+    return " " not in mention and mention.islower() and name != name.lower() and not category
 
 
 def _common_word(entity: Any) -> bool:

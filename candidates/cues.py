@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from nl2sparql.kg.grounding import singular
+from nl2sparql.kg.verbs import present_of
 
 _WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -96,12 +97,14 @@ _AGGREGATES = (
     (re.compile(r"\b(minimum|lowest|smallest|least)\b"), "minimum"),
     (re.compile(r"\b(maximum|highest|largest|biggest)\b|^what (?:is|was) the most\b"), "maximum"),
 )
+AGE_WORDS = re.compile(r"\b(?:old|older|oldest|young|younger|youngest)\b")
+_EXTREME = re.compile(r"\b(?:minimum|lowest|smallest|least|maximum|highest|largest|biggest)\b")
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
 _NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
 _BY_TOTAL = re.compile(r"\b(?:spent|spends|spend|earned|earns|sold|sells|bought|buys|paid|pays) the (?:most|least)\b")
 _GROUP_RANK = re.compile(
     r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:ous|ive|ful|al|ic|able|est|er|ed|ing|ly)\b)(?:\w+\s+)?\w+s\b"
-    r"|\bby (?:the )?number of\b|" + _BY_TOTAL.pattern
+    r"|\bby (?:the )?number of\b|\b(?:most|least) (?:often|frequently)\b|" + _BY_TOTAL.pattern
 )
 _VALUE = re.compile(
     r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall"
@@ -179,6 +182,14 @@ class Cues:
     @property
     def ranking(self) -> bool:
         return self.most or self.least or self.window is not None
+
+    @property
+    def aged_extremes(self) -> tuple[str, ...]:
+        """The maximum and minimum an age word names either way (*the youngest age* is the
+        least age and the latest birth date), unless a word names one (*the lowest age*)."""
+        if not AGE_WORDS.search(self.text) or _EXTREME.search(self.text):
+            return ()
+        return tuple(f for f in self.aggregates if f in ("maximum", "minimum"))
 
     @property
     def named_functions(self) -> tuple[str, ...]:
@@ -269,6 +280,15 @@ def singular_word(word: str) -> str:
     ('country', 'status')
     """
     return singular(word) or word
+
+
+def base_word(word: str) -> str:
+    """A word as a name or a value may write it: singular, an irregular past as its verb.
+
+    >>> base_word("episodes"), base_word("won")
+    ('episode', 'win')
+    """
+    return present_of(word) or singular_word(word)
 
 
 def read_cues(question: str) -> Cues:

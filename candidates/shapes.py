@@ -13,10 +13,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from nl2sparql.candidates.candidate import TYPED, Candidate
-from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, singular_word
+from nl2sparql.candidates.cues import AGE_WORDS, HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled
 from nl2sparql.candidates.wording import nested
+from nl2sparql.kg.verbs import past_forms
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
@@ -171,24 +172,12 @@ def _flag_words_in(sentence: str, text: str) -> bool:
 
     >>> _flag_words_in("Find the won the title of the team season ?x, assign it to ?v.", "did the reds win the title")
     True
+    >>> _flag_words_in("Find the finale of the episode ?x, assign it to ?v.", "how many episodes were finales")
+    True
     """
     words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
-    written = set(text.split())
-    return bool(words) and words <= written | {past for word in written for past in _past(word)}
-
-
-#: verbs whose past is not written with *-ed*, as a yes/no attribute's name has them
-_IRREGULAR_PAST = {
-    "win": "won", "lose": "lost", "hold": "held", "make": "made", "build": "built", "lead": "led",
-    "take": "took", "give": "gave", "get": "got", "run": "ran", "sell": "sold", "buy": "bought",
-    "write": "wrote", "leave": "left", "begin": "began", "become": "became", "go": "went", "see": "saw",
-}  # fmt: skip
-
-
-def _past(word: str) -> tuple[str, ...]:
-    if word in _IRREGULAR_PAST:
-        return (_IRREGULAR_PAST[word],)
-    return (word + "d",) if word.endswith("e") else (word + "ed", word[:-1] + "ied")
+    written = set(text.split()) | {singular_word(word) for word in text.split()}  # *finales*: *finale*
+    return bool(words) and words <= written | {past for word in written for past in past_forms(word)}
 
 
 def whether(candidate: Candidate) -> Candidate:
@@ -413,8 +402,8 @@ def not_found_by(whole: Candidate, reading: Candidate) -> Candidate | None:
     inner = _answer_named(reading, "?x", "_n")
     steps = (*without_answer(whole), f"Make sure nothing is {match.group(1)} that is ?x.", _ANSWER)
     patterns = (*whole.patterns, f"FILTER NOT EXISTS {{ {' '.join(inner.patterns)} }}")
-    return replace(whole, shape="negation", steps=steps, patterns=patterns, hops=reading.hops + 1,
-                   anchors=reading.anchors)  # fmt: skip
+    anchors = tuple(dict.fromkeys((*(whole.anchors if not whole.steps[0].startswith(TYPED) else ()), *reading.anchors)))
+    return replace(whole, shape="negation", steps=steps, patterns=patterns, hops=reading.hops + 1, anchors=anchors)
 
 
 def with_columns(base: Candidate, attribute: Hop) -> Candidate:
@@ -517,24 +506,37 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     []
     """
     typed = any(step.startswith(TYPED) for step in base.steps)
-    reached = {edge_at(p, "?x") for p in base.patterns} - {None}
     return [
         hop
         for hop in others
         if not hop.flag  # true and false are no groups a question asks for
         and not (typed and hop.sentence.startswith("Find the type of "))
-        and not (len(hop.patterns) == 1 and edge_at(hop.patterns[0], "?x") in reached)
+        and not (len(hop.patterns) == 1 and edge_at(hop.patterns[0], hop.via) in _reached(base, hop.via))
     ]
 
 
+def _reached(base: Candidate, node: str) -> set[tuple[str, str]]:
+    """The edges ``base`` meets ``node`` by (a node on the way too: the airline that
+    operates the routes groups none of them by the routes it operates)."""
+    return {edge for p in base.patterns if (edge := edge_at(p, node))}
+
+
 def edge_at(pattern: str, node: str) -> tuple[str, str] | None:
-    """The predicate and direction of a pattern's edge at ``node`` (``None``: not at it)."""
-    parts = pattern.split()
-    if len(parts) != 4 or parts[3] != ".":
+    """The predicate and direction of a pattern's edge at ``node`` (``None``: not at it), the
+    object a term or a literal with spaces.
+
+    >>> edge_at('?m <result> "STAR BAKER" .', "?m"), edge_at("?a <p> ?b . ?b <q> ?m .", "?m")
+    (('<result>', 'out'), None)
+    """
+    parts = pattern.split(maxsplit=2)
+    if len(parts) != 3 or not parts[2].endswith(" ."):
         return None
-    if parts[0] == node:
-        return parts[1], "out"
-    return (parts[1], "in") if parts[2] == node else None
+    subject, predicate, thing = parts[0], parts[1], parts[2][:-2].strip()
+    if " " in thing and not thing.startswith('"'):
+        return None
+    if subject == node:
+        return predicate, "out"
+    return (predicate, "in") if thing == node else None
 
 
 def is_number(datatype: str | None) -> bool:
@@ -577,7 +579,7 @@ def _doer_asked(words: str, text: str) -> bool:
         return False
     stem = words[:-2]
     stems = {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
-    return any(said[1] in (s, s + "s", *_past(s)) for s in stems)
+    return any(said[1] in (s, s + "s", *past_forms(s)) for s in stems)
 
 
 def reads_counted(candidate: Candidate, cues: Cues) -> bool:
@@ -599,7 +601,9 @@ def reads_counted(candidate: Candidate, cues: Cues) -> bool:
 
 def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
     """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
-    attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``)."""
+    attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``, or of a
+    node on the way, which only groups)."""
+    keys, others = others, [hop for hop in others if hop.via == "?x"]
     if cues.count and not reads_counted(base, cues):
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
@@ -635,7 +639,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 if other is not attribute and (asked or not cues.things and _asked_of_the_first(other, cues)):
                     kind = "literal" if other in numbers else ""
                     yield ranked_other(base, attribute, other, most or not least, kind)
-        for group in _group_keys(base, others) if cues.group_rank or cues.count or cues.per_group else ():
+        for group in _group_keys(base, keys) if cues.group_rank or cues.count or cues.per_group else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
@@ -645,7 +649,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 for attribute in numbers:
                     yield ranked_groups(base, group, attribute, not cues.least, offset, keep, function)
     if cues.compare and cues.counts_compared and cues.things:  # *the countries where more than 30 players ...*
-        for group in _group_keys(base, others):
+        for group in _group_keys(base, keys):
             yield kept_groups(base, group, *cues.compare)
     if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
         day = bool(_DAY.fullmatch(cues.compare[1]))  # *after 2024-07-30* compares dates alone
@@ -660,9 +664,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield holds_compared(base, *cues.compare)
     for function in cues.aggregates:
         for attribute in numbers:
-            yield aggregated(base, attribute, function)
+            yield aggregated(base, attribute, _aged(function, cues, attribute))
     if cues.per_group:
-        for group in _group_keys(base, others):
+        for group in _group_keys(base, keys):
             yield grouped(base, group, None, None)
             for function in cues.aggregates:
                 for attribute in numbers:
@@ -679,9 +683,6 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield with_many_columns(base, named, keeps_subject(cues.text, named))
 
 
-_AGE_WORDS = re.compile(r"\b(?:old|older|oldest|young|younger|youngest)\b")
-
-
 def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     """Whether a ranking by ``attribute`` goes to the most and to the least: the cues', but
     *oldest* is the greatest age where the attribute is a number, not a date (the earliest
@@ -694,9 +695,25 @@ def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     >>> _direction(read_cues("Who was the oldest baker?"), replace(age, dated=True))
     (False, True)
     """
-    if attribute.dated or not _AGE_WORDS.search(cues.text):
+    if attribute.dated or not AGE_WORDS.search(cues.text):
         return cues.most, cues.least
     return cues.least, cues.most
+
+
+def _aged(function: str, cues: Cues, attribute: Hop) -> str:
+    """The maximum or minimum *youngest* or *oldest* names, as :func:`_direction` ranks: the
+    youngest age is the least where the attribute is a number (the latest birth date else).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> age = Hop("Find the age of the queen ?x, assign it to ?v.", (), "?v", "s")
+    >>> cues = read_cues("What is the youngest age of a queen?")
+    >>> cues.aggregates, _aged("maximum", cues, age), _aged("maximum", cues, replace(age, dated=True))
+    (('maximum',), 'minimum', 'maximum')
+    """
+    return FLIPPED[function] if function in cues.aged_extremes and not attribute.dated else function
+
+
+FLIPPED = {"maximum": "minimum", "minimum": "maximum"}
 
 
 _FUNCTION_WORDS = {

@@ -48,7 +48,12 @@ def nested(steps: tuple[str, ...]) -> tuple[str, ...]:
     ...          "Find the origin of the car ?x, assign it to ?g.")
     >>> nested(steps) == steps
     True
+    >>> nested(("Find the placement whose outcome is WIN, assign it to ?m.",
+    ...         "Find the placement whose episode is Drag on a Dime, assign it to ?m.",
+    ...         "Find the contestant of the placement ?m, assign it to ?x.", "The answer is ?x."))[0]
+    'Find the contestant of the placement whose outcome is WIN and whose episode is Drag on a Dime, assign it to ?x.'
     """
+    steps = _joined(steps)
     found = [_FIND.match(step) for step in steps]
     links = set(_chained(steps, found))
     phrases: dict[str, tuple[int, str]] = {}  # a link's node: the step that finds it, and its words
@@ -78,3 +83,26 @@ def _chained(steps: tuple[str, ...], found: list[re.Match[str] | None]) -> Itera
         reads = [s for s, m in zip(steps, found, strict=True) if variable in _VAR.findall(m.group(1) if m else s)]
         if targets.count(variable) == 1 and len(reads) == 1 and _FIND.match(reads[0]):
             yield variable
+
+
+def _joined(steps: tuple[str, ...]) -> tuple[str, ...]:
+    """The steps with the finds of one node by several of its edges written as one find
+    (*the placement whose outcome is WIN and whose episode is Drag on a Dime*), where each
+    says *the <class> whose* alike and names no other node, so that the node can nest."""
+    finds: dict[str, list[int]] = {}
+    for i, step in enumerate(steps):
+        if (match := _FIND.match(step)) and "?" not in match.group(1):
+            finds.setdefault(match.group(2), []).append(i)
+    out: list[str | None] = list(steps)
+    for target, places in finds.items():
+        heads = [_WHOSE.match(_FIND.match(steps[i]).group(1)) for i in places]  # type: ignore[union-attr]
+        if len(places) < 2 or not all(heads) or len({h.group(1) for h in heads}) > 1:  # type: ignore[union-attr]
+            continue
+        said = " and ".join(f"whose {h.group(2)}" for h in heads)  # type: ignore[union-attr]
+        out[places[0]] = f"Find the {heads[0].group(1)}{said}, assign it to {target}."  # type: ignore[union-attr]
+        for i in places[1:]:
+            out[i] = None
+    return tuple(s for s in out if s is not None)
+
+
+_WHOSE = re.compile(r"^the ((?:\w+ ){1,3}?)whose (.+)$")

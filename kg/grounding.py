@@ -68,6 +68,7 @@ from nl2sparql.kg.label_index import (
 from nl2sparql.kg.linker import MAX_WORDS, Candidate, EntityLinker, tokenize
 from nl2sparql.kg.local_names import RDF_TYPE, SCHEMA_TYPES, VOCABULARIES, local_name_words
 from nl2sparql.kg.terms import XSD, Term
+from nl2sparql.kg.verbs import present_of
 from nl2sparql.question import check_question
 
 GROUNDING_CACHE_FILE = "grounding-index.json.gz"
@@ -294,6 +295,33 @@ def other_numbers(name: str) -> tuple[str, ...]:
 
 
 _MORE_PLURALS = {"person": ["persons"]}
+
+
+def category_code(text: str, holders: int) -> bool:
+    """Whether a value is a category written in capitals, held by several nodes (the outcome
+    *WIN*), which a question names by a common word (*won*), unlike a code naming one node
+    (the ISO code *PER*, never *per*).
+
+    >>> category_code("WIN", 190), category_code("PER", 1), category_code("Win", 190)
+    (True, False, False)
+    """
+    text = text.strip()
+    return text.isupper() and text.replace(" ", "").isalpha() and holders >= CATEGORY_HOLDERS
+
+
+#: the nodes a value in capitals is held by at least, to be a category rather than a code
+CATEGORY_HOLDERS = 3
+
+
+def other_forms(name: str) -> tuple[str, ...]:
+    """A normalised name in the other grammatical number, and a one-word irregular past as
+    its verb (*won*: *win*).
+
+    >>> other_forms("airports"), other_forms("won")
+    (('airport',), ('wons', 'win'))
+    """
+    verb = present_of(name)
+    return (*other_numbers(name), verb) if verb else other_numbers(name)
 
 
 # -- the index ----------------------------------------------------------------------------
@@ -906,20 +934,26 @@ class Grounder:
             surface = text[tokens[i].start : tokens[j - 1].end]
             exact = self.index.value_keys.get(key, [])[: self.weights.per_key]
             article = self.index.article_keys.get(key, [])[: self.weights.per_key]
-            # *large airports* writes the value *large airport* in the plural
-            other = [] if exact else [p for form in other_numbers(key) for p in self.index.value_keys.get(form, [])]
+            # *large airports* writes the value *large airport* in the plural; *won*, *WIN* as a past
+            other = [] if exact else [p for form in other_forms(key) for p in self.index.value_keys.get(form, [])]
+            content = not tokens[i].stop and not tokens[j - 1].stop
             for positions, sim, match in (
                 (exact, self.weights.label, "exact"),
                 (article, self.weights.article, "article"),
                 (other[: self.weights.per_key], self.weights.label, "inflected"),
             ):
-                hits += [_Hit(p, i, j, sim, match, True) for p in positions if self._short_value_ok(p, key, surface)]
-            if not exact and not article and not other and not tokens[i].stop and not tokens[j - 1].stop:
+                ok = [p for p in positions if self._short_value_ok(p, key, surface, content)]
+                hits += [_Hit(p, i, j, sim, match, True) for p in ok]
+            if not exact and not article and not other and content:
                 hits += self._near_values(key, i, j)
         return hits + self._number_hits(text, tokens)
 
-    def _short_value_ok(self, position: int, key: str, surface: str) -> bool:
-        return len(key) > 3 or surface == self.index.values[position].lexical.strip()
+    def _short_value_ok(self, position: int, key: str, surface: str, content: bool) -> bool:
+        """A value of three letters or fewer is met only as written, or, where it is a category
+        in capitals (*WIN*, *BTM*), by a word that is no stop word (*win*, *won*)."""
+        value = self.index.values[position]
+        category = content and category_code(value.lexical, value.count)
+        return len(key) > 3 or surface == value.lexical.strip() or category
 
     def _near_values(self, key: str, i: int, j: int) -> list[_Hit]:
         """Partial (the mention is a run of a value's words) and fuzzy matches, among the

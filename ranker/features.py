@@ -19,13 +19,13 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, singular_word
-from nl2sparql.candidates.shapes import attribute_words, named_at, reads_counted
+from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
+from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, reads_counted
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
-    "answers_type", "value_named",
+    "answers_type", "value_named", "negated_scope",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -104,7 +104,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
     realised = realised_shapes(candidate) | ({"count"} if reads_counted(candidate, cues) else set())
     asked = asked_shapes(cues, realised)
-    used = set(candidate.anchors)
+    used, steps = set(candidate.anchors), candidate.steps
     strong = [name for name in named if name]
     return {
         "shape_asked": float(bool(realised & asked)),
@@ -112,7 +112,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "operator_missing": float(bool(asked - realised - {"contains"})),
         "coverage": sum(name in used for name in strong) / len(strong) if strong else 0.0,
         "extra_hops": float(max(candidate.hops - 1, 0)),
-        "answer_typed": float(not cues.value and any(_types_answer(step) for step in candidate.steps)),
+        "answer_typed": float(not cues.value and any(map(_types_answer, steps))),
         "value_answer": float(cues.value and candidate.answer_kind == "literal"),
         "answers_named": float(candidate.names_answer and candidate.shape != "yes-no"),
         "function_match": _function_match(candidate, cues),
@@ -124,6 +124,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "words_covered": _words_covered(candidate, cues),
         "answers_type": _answers_type(candidate, cues),
         "value_named": _value_named(candidate, cues),
+        "negated_scope": _negated_scope(candidate, cues),
     }
 
 
@@ -140,9 +141,10 @@ _STOP = frozenset(
 
 
 def _content(text: str) -> set[str]:
-    """The content words of a text, lower-cased, a plural ``s`` dropped."""
+    """The content words of a text, lower-cased, a plural ``s`` dropped, an irregular past
+    as its verb (*won*: *win*, as a value *WIN* writes it)."""
     words = re.findall(r"[a-z0-9]+", text.lower())
-    return {singular_word(w) for w in words if len(w) > 1 and w not in _STOP}
+    return {base_word(w) for w in words if len(w) > 1 and w not in _STOP}
 
 
 def _words_covered(candidate: Candidate, cues: Cues) -> float:
@@ -282,9 +284,39 @@ def _function_match(candidate: Candidate, cues: Cues) -> float:
         return 0.0
     if cues.things and candidate.shape == "aggregate":  # one number cannot be the things asked for
         return 0.0
-    return 1.0 if computed & set(cues.aggregates) else -1.0
+    wanted = {*cues.aggregates, *(FLIPPED[f] for f in cues.aged_extremes)}  # *youngest*: a least age
+    return 1.0 if computed & wanted else -1.0
 
 
 def _types_answer(step: str) -> bool:
     """Whether a step says what class the answer is (a class the question named, *which country*)."""
     return " whose type is " in step and step.endswith("assign it to ?x.")
+
+
+def _negated_scope(candidate: Candidate, cues: Cues) -> float:
+    """The share of the words the question negates (*never won an episode*) that the
+    candidate says under its absence, less the share it says of them as holding: *WIN* kept
+    as a condition of the things asked for contradicts *never won*.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> cues = read_cues("Which contestants of Season 6 never won an episode?")
+    >>> held = ("Find the contestant competed in the season Season 6, assign it to ?x.",
+    ...         'Find the placement whose outcome is "WIN", assign it to ?m_1.',
+    ...         "Make sure nothing is the episode whose eliminated is the contestant ?x.")
+    >>> absent = ("Find the contestant competed in the season Season 6, assign it to ?x.",
+    ...           'Make sure nothing is the contestant of the placement whose outcome is "WIN" that is ?x.')
+    >>> _negated_scope(Candidate("negation", held, ()), cues), _negated_scope(Candidate("negation", absent, ()), cues)
+    (0.0, 0.5)
+    """
+    negated = _NEGATED.search(cues.text) if cues.negation else None
+    scope = _content(negated.group(1)) if negated else set()
+    if not scope:
+        return 0.0
+    absent = " ".join(s for s in candidate.steps if s.startswith(_ABSENCE))
+    held = " ".join(s for s in candidate.steps if not s.startswith(_ABSENCE))
+    return (len(scope & _content(absent)) - len(scope & _content(held))) / len(scope)
+
+
+#: what a negation word governs, up to the end of its clause
+_NEGATED = re.compile(r"\b(?:no|not|never|without|none|n't|lack|lacks|missing)\b([^,;?.]*)")
+_ABSENCE = ("Make sure nothing is ", "Make sure ?x is not of type ")
