@@ -143,7 +143,9 @@ class Agent:
         typed = [b for b in every if b.steps[0].startswith(TYPED)]
         values = {a.name for a in anchors if a.kind == "value"}
         held = [b for b in every if b.anchors and b.anchors[0] in values][: beam // 2]
-        joined = self._intersections(view, _unique(bases[:beam] + typed + held))
+        joined = self._intersections(
+            view, _unique(bases[:beam] + typed + held + self._crowded_out(question, every, bases[:beam], scores))
+        )
         firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2, each=3)
@@ -269,6 +271,22 @@ class Agent:
                 taken[anchor] += 1
                 first.append(candidate)
         return _unique(first[:keep] + ranked)[:keep]
+
+    def _crowded_out(
+        self, question: str, every: list[Candidate], kept: Sequence[Candidate], scores: Scores
+    ) -> list[Candidate]:
+        """The readings of each grounded item none of whose readings is ``kept`` that find
+        things of a kind a kept reading finds (*the outcome of Latrice Royale in Queens Behind
+        Bars*: the placements of the episode, below the eight readings of the contestant,
+        still meet her placements), the best two."""
+        present = {c.anchors[0] for c in kept if c.anchors}
+        kinds = {_kind_found(c.steps[0]) for c in kept} - {""}
+        missing = dict.fromkeys(c.anchors[0] for c in every if c.anchors and c.anchors[0] not in present)
+        found = []
+        for name in missing:
+            alike = [c for c in every if c.anchors[:1] == (name,) and _kind_found(c.steps[0]) in kinds]
+            found += self._best(question, alike, scores, 2)
+        return found
 
     def _typed(
         self,
@@ -462,8 +480,12 @@ class Agent:
                     continue
                 if other.kind == "entity" and not self._may_be(view, base, other):
                     continue
-                patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
-                steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
+                if other.kind == "class":  # a thing of that class, not the class itself
+                    patterns = (*base.patterns, f"?x <{RDF_TYPE}> {other.term} .")
+                    steps = (*_steps(base), f"Make sure ?x is a {other.name}.", "The answer is whether ?x exists.")
+                else:
+                    patterns = tuple(_X.sub(other.term, p) for p in base.patterns)
+                    steps = (*_steps(base), f"Make sure ?x is {other.name}.", "The answer is whether ?x exists.")
                 anchored = base.anchors + (other.name,)
                 ask = replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK", anchors=anchored)
                 # checked against an entity or a value, the reading's nodes are that one's kind
@@ -913,6 +935,19 @@ def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
     )
+
+
+def _kind_found(step: str) -> str:
+    """What a reading's step finds, where it says so before *whose* or *that*.
+
+    >>> _kind_found("Find the placement whose episode is Pilot, assign it to ?x."), _kind_found("Find the age of X.")
+    ('placement', '')
+    """
+    match = _KIND_FOUND.match(step)
+    return match.group(1).strip() if match else ""
+
+
+_KIND_FOUND = re.compile(r"^Find the ((?:[\w-]+ ){1,3}?)(?:whose|that) ")
 
 
 def _held(candidate: Candidate, node: str) -> bool:

@@ -63,6 +63,8 @@ _BOUND = re.compile(rf"\b(?:more|less|fewer)\s+than\s+{_NUMBER}|\bat\s+(?:least|
 _TOP = re.compile(rf"\b(?:top|first|last|the|which|what)\s+{_NUMBER}\b(?!\s*(?:st|nd|rd|th)\b)")
 #: an ordinal before a superlative (*the second busiest*, *3rd-largest*)
 _RANKED = re.compile(rf"\b(?:{_ORDINAL})[\s-]+(most \w+|least \w+|\w+)")
+#: a place a thing finished in (*finished second*, *placed 3rd*): a rank the graph keeps
+_PLACED = re.compile(rf"\b(?:finished|placed|came|ended|ranked)\s+(?:up\s+)?(?:in\s+)?(?:the\s+)?(?:{_ORDINAL})\b")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
 #: comparatives that mean less of the measure they speak of
 _LESSER = (
@@ -151,6 +153,7 @@ class Cues:
     most: bool = False
     least: bool = False
     window: tuple[int, int] | None = None
+    placed: int = 0  # the place a thing finished in (*finished second*: 2)
     compare: tuple[str, str] | None = None
     compare_unit: str = ""  # the word after the compared number (*80 minutes*), a unit or not
     aggregates: tuple[str, ...] = ()
@@ -253,6 +256,16 @@ def _window(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _placed(text: str) -> int:
+    """The place a thing finished in, as a number (0: none written).
+
+    >>> _placed("who finished second in season 7"), _placed("who placed 3rd"), _placed("who finished the race")
+    (2, 3, 0)
+    """
+    match = _PLACED.search(text)
+    return _ordinal(match.group(1), match.group(2)) if match else 0
+
+
 def _comparison(text: str) -> tuple[tuple[str, str] | None, str]:
     """The comparison the question makes with a number, and the word right after that number
     (*longer than 80 minutes*: a unit, or any other word).
@@ -302,6 +315,7 @@ def read_cues(question: str) -> Cues:
         most=bool(_MOST.search(bare)),
         least=bool(_LEAST.search(bare)),
         window=_window(text),
+        placed=_placed(text),
         compare=compare,
         compare_unit=compare_unit,
         aggregates=_aggregates(bare),

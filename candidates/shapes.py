@@ -21,7 +21,10 @@ from nl2sparql.kg.verbs import past_forms
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
-SYMBOLS = {"greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<"}
+SYMBOLS = {
+    "greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<",
+    "equal to": "=",
+}  # fmt: skip
 FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
 #: a list of things with values of theirs (the things are a column too)
 _WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
@@ -665,6 +668,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     for function in cues.aggregates:
         for attribute in numbers:
             yield aggregated(base, attribute, _aged(function, cues, attribute))
+    for attribute in (a for a in numbers if cues.placed and _PLACES_KEPT & set(attribute_words(a.sentence).split())):
+        yield compared(base, attribute, "equal to", str(cues.placed))  # *finished second*: a rank of 2
     if cues.per_group:
         for group in _group_keys(base, keys):
             yield grouped(base, group, None, None)
@@ -698,6 +703,10 @@ def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     if attribute.dated or not AGE_WORDS.search(cues.text):
         return cues.most, cues.least
     return cues.least, cues.most
+
+
+#: the words of an attribute that keeps the place a thing finished in
+_PLACES_KEPT = frozenset({"rank", "place", "placement", "position", "standing", "finish", "ranking"})
 
 
 def _aged(function: str, cues: Cues, attribute: Hop) -> str:

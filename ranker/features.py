@@ -40,7 +40,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count "), "count"),
     (re.compile(r"^Compute the "), "aggregate"),
     (re.compile(r"^(Rank|Sort) "), "rank"),
-    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after) "), "compare"),
+    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to) "), "compare"),
     (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type "), "negation"),
     (re.compile(r"^Make sure \?x is not (?!of type )"), "same"),
     (re.compile(r"^Make sure \?\w+ contains "), "contains"),
@@ -80,7 +80,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "count": cues.count or cues.group_rank or cues.counts_compared,
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
-        "compare": cues.compare is not None or cues.outranks is not None,
+        "compare": cues.compare is not None or cues.outranks is not None or bool(cues.placed),
         # *which ... the highest* ranks things, and *in which year was it the highest* ranks
         # the years: a superlative names no maximum there
         "aggregate": bool(cues.aggregates) and not cues.things and not (cues.value and not cues.named_functions),
