@@ -480,6 +480,8 @@ class Agent:
                     continue
                 if other.kind == "entity" and not self._may_be(view, base, other):
                     continue
+                if other.kind == "class" and len(base.anchors) < 2:
+                    continue  # one item's reading has things of a class it reaches, always
                 if other.kind == "class":  # a thing of that class, not the class itself
                     patterns = (*base.patterns, f"?x <{RDF_TYPE}> {other.term} .")
                     steps = (*_steps(base), f"Make sure ?x is a {other.name}.", "The answer is whether ?x exists.")
@@ -738,11 +740,14 @@ class Agent:
         elif start == "?x" and nodes:  # and the edges any of (many of) the others have
             statements += self._statements_of(view.edges_of_all(base.patterns, start, SPREAD))
         seen: set[str] = set()
+        pinned = _pinned(base, start)
         for statement in statements:
             if statement.id in seen:
                 continue
             seen.add(statement.id)
             hop = bind(statement, start, start, "?v", ["?c3"], self.prefixes)
+            if len(hop.patterns) == 1 and edge_at(hop.patterns[0], start) in pinned:
+                continue  # the value the question fixed there (*population is 2016*): nothing to rank or read
             values = view.sample((*base.patterns, *hop.patterns), "?v", 2)
             if not values:
                 continue
@@ -950,6 +955,20 @@ def _kind_found(step: str) -> str:
 _KIND_FOUND = re.compile(r"^Find the ((?:[\w-]+ ){1,3}?)(?:whose|that) ")
 
 
+def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
+    """The edges by which ``candidate`` ties ``node`` to a constant (not its type).
+
+    >>> _pinned(Candidate("lookup", (), ("?m <http://x/population> 2016 .", "?m <http://x/town> ?x .")), "?m")
+    {('<http://x/population>', 'out')}
+    """
+    found = set()
+    for pattern in candidate.patterns:
+        parts = pattern.split(maxsplit=2)
+        if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
+            found.add((parts[1], "out"))
+    return found
+
+
 def _held(candidate: Candidate, node: str) -> bool:
     """Whether a pattern of ``candidate`` ties ``node`` to a constant by an edge other than
     its type (*the placement whose outcome is "WIN"*).
@@ -959,11 +978,7 @@ def _held(candidate: Candidate, node: str) -> bool:
     >>> _held(Candidate("lookup", (), (f"?m <{RDF_TYPE}> <http://x/Quake> .", "?m <http://x/place> ?x .")), "?m")
     False
     """
-    for pattern in candidate.patterns:
-        parts = pattern.split(maxsplit=2)
-        if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
-            return True
-    return False
+    return bool(_pinned(candidate, node))
 
 
 def _waypoints(candidate: Candidate) -> list[str]:

@@ -65,6 +65,9 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     named = [span for e, span in zip(kept, spans, strict=True) if getattr(e, "match", "") == "exact"]
+    # a word that names a class is that class, not a value too (*which municipality*, *a
+    # municipality*, *the most municipalities*: not those whose type is the string *municipality*)
+    classed = [tuple(getattr(c, "span", (0, 0))) for c in classes]
     values = [
         v
         for v in grounding.values
@@ -74,6 +77,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and not _common_name(v)
         and not _searched(v, searched)
         and not _inside_name(getattr(v, "span", (0, 0)), named)
+        and tuple(getattr(v, "span", (0, 0))) not in classed
     ]
     chosen = _outermost(values)[: limits.values]
     for value in chosen:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from nl2sparql.candidates.candidate import TYPED, Candidate
 from nl2sparql.candidates.cues import AGE_WORDS, HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
-from nl2sparql.candidates.units import rescaled
+from nl2sparql.candidates.units import rescaled, unit
 from nl2sparql.candidates.wording import nested
 from nl2sparql.kg.verbs import past_forms
 
@@ -353,9 +353,17 @@ def attribute_words(sentence: str) -> str:
     'iso code'
     >>> attribute_words("Find the weight in pounds of the car ?x, assign it to ?v.")
     'weight'
+    >>> attribute_words("Find the population density per square kilometre of the count ?x, assign it to ?v.")
+    'population density'
     """
     words = " ".join(re.findall(r"[^\W\d_]+", attribute_phrase(sentence)))
+    per = _PER_UNIT.search(words)
+    if per and unit(per.group(1)):  # *per square kilometre* too
+        words = words[: per.start()]
     return re.sub(r"(?<=\w) in \w+( \w+)?$", "", words)
+
+
+_PER_UNIT = re.compile(r"(?<=\w) per (?:square |cubic )?(\w+)$")
 
 
 def attribute_phrase(sentence: str) -> str:

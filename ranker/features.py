@@ -25,7 +25,7 @@ from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, read
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
-    "answers_type", "value_named", "negated_scope",
+    "answers_type", "value_named", "negated_scope", "group_named",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -125,6 +125,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "answers_type": _answers_type(candidate, cues),
         "value_named": _value_named(candidate, cues),
         "negated_scope": _negated_scope(candidate, cues),
+        "group_named": _group_named(candidate, cues),
     }
 
 
@@ -320,3 +321,35 @@ def _negated_scope(candidate: Candidate, cues: Cues) -> float:
 #: what a negation word governs, up to the end of its clause
 _NEGATED = re.compile(r"\b(?:no|not|never|without|none|n't|lack|lacks|missing)\b([^,;?.]*)")
 _ABSENCE = ("Make sure nothing is ", "Make sure ?x is not of type ")
+
+
+def _group_named(candidate: Candidate, cues: Cues) -> float:
+    """1 when what a per-group candidate groups by is what the question names after *each*
+    or *per* (*the average land area for each census subdivision type*: that attribute, not
+    the census divisions).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> cues = read_cues("What is the average land area for each census subdivision type?")
+    >>> by_type = ("Find the census subdivision type of the municipality ?x, assign it to ?g.",)
+    >>> by_division = ("Find the entity whose type is census division, assign it to ?x.",
+    ...                "Compute the average of ?v for each ?x, assign it to ?a.")
+    >>> _group_named(Candidate("group", by_type, ()), cues), _group_named(Candidate("group", by_division, ()), cues)
+    (1.0, 0.0)
+    """
+    phrases = [_content(m.group(1)) for m in _GROUPED_BY.finditer(cues.text)] if cues.per_group else []
+    if not phrases:
+        return 0.0
+    keys = [attribute_words(s) or _noun_found(s) for s in candidate.steps if s.endswith("assign it to ?g.")]
+    if any(" for each ?x" in s for s in candidate.steps):  # the things themselves, by their class
+        keys += [m.group(1) for s in candidate.steps if (m := _TYPES.match(s)) and m.group(2) == "?x"]
+    return float(any(key and _content(key) <= phrase for key in keys for phrase in phrases))
+
+
+def _noun_found(step: str) -> str:
+    """What a *Find the X that ...* or *Find the X whose ...* step finds."""
+    match = _FINDS.match(step)
+    return match.group(1) if match else ""
+
+
+#: what a question groups by, after the word that says so
+_GROUPED_BY = re.compile(r"\b(?:for each|for every|per|each|in each|by each)\s+((?:[\w-]+\s*){1,4})")

@@ -30,7 +30,8 @@ from nl2sparql.ranker.reading import reading
 #: using every content word of the question counts as much as using every named item, and
 #: answering the class of a node when the question asks for no type costs as much; answering
 #: the value a question asks for by its noun (*in which year*) breaks ties; saying what the
-#: question negates under the absence, not as holding, counts as much as using every named item
+#: question negates under the absence, not as holding, counts as much as using every named item;
+#: grouping by what the question names after *each* breaks ties
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -48,6 +49,7 @@ WEIGHTS: Mapping[str, float] = {
     "answers_type": -0.15,
     "value_named": 0.1,
     "negated_scope": 0.15,
+    "group_named": 0.1,
 }
 
 
