@@ -704,7 +704,7 @@ class Agent:
         others: list[Hop] = []
         on_the_way: list[Hop] = []
         for start in ("?x", *reversed(_waypoints(base))):
-            record = start != "?x" and _held(base, start) and not self._named(view, _answered_by(base, start))
+            record = start != "?x" and bool(_pinned(base, start)) and not self._named(view, _answered_by(base, start))
             for hop, numeric in self._hops_from(view, base, start):
                 if len(numbers) + len(others) >= self.limits.attributes:
                     return numbers, others + on_the_way
@@ -956,10 +956,13 @@ _KIND_FOUND = re.compile(r"^Find the ((?:[\w-]+ ){1,3}?)(?:whose|that) ")
 
 
 def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
-    """The edges by which ``candidate`` ties ``node`` to a constant (not its type).
+    """The edges by which ``candidate`` ties ``node`` to a constant, not its type (*the
+    placement whose outcome is "WIN"*, *the count whose population is 2016*).
 
     >>> _pinned(Candidate("lookup", (), ("?m <http://x/population> 2016 .", "?m <http://x/town> ?x .")), "?m")
     {('<http://x/population>', 'out')}
+    >>> _pinned(Candidate("lookup", (), (f"?m <{RDF_TYPE}> <http://x/Quake> .",)), "?m")
+    set()
     """
     found = set()
     for pattern in candidate.patterns:
@@ -967,18 +970,6 @@ def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
         if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
             found.add((parts[1], "out"))
     return found
-
-
-def _held(candidate: Candidate, node: str) -> bool:
-    """Whether a pattern of ``candidate`` ties ``node`` to a constant by an edge other than
-    its type (*the placement whose outcome is "WIN"*).
-
-    >>> _held(Candidate("lookup", (), ('?m <http://x/outcome> "WIN" .',)), "?m")
-    True
-    >>> _held(Candidate("lookup", (), (f"?m <{RDF_TYPE}> <http://x/Quake> .", "?m <http://x/place> ?x .")), "?m")
-    False
-    """
-    return bool(_pinned(candidate, node))
 
 
 def _waypoints(candidate: Candidate) -> list[str]:

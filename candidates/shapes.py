@@ -413,7 +413,8 @@ def not_found_by(whole: Candidate, reading: Candidate) -> Candidate | None:
     inner = _answer_named(reading, "?x", "_n")
     steps = (*without_answer(whole), f"Make sure nothing is {match.group(1)} that is ?x.", _ANSWER)
     patterns = (*whole.patterns, f"FILTER NOT EXISTS {{ {' '.join(inner.patterns)} }}")
-    anchors = tuple(dict.fromkeys((*(whole.anchors if not whole.steps[0].startswith(TYPED) else ()), *reading.anchors)))
+    own = () if whole.steps[0].startswith(TYPED) else whole.anchors  # a class's instances name no item
+    anchors = tuple(dict.fromkeys((*own, *reading.anchors)))
     return replace(whole, shape="negation", steps=steps, patterns=patterns, hops=reading.hops + 1, anchors=anchors)
 
 
