@@ -256,6 +256,22 @@ def _window(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _amount_asked(text: str) -> bool:
+    """Whether *how many* asks an amount in a unit (*how many hours does a cow sleep*), which
+    the graph keeps as a value, not a number of things.
+
+    >>> _amount_asked("how many hours does a cow sleep"), _amount_asked("how many cows sleep")
+    (True, False)
+    """
+    from nl2sparql.candidates.units import unit  # units reads cues' words
+
+    match = _HOW_MANY_WHAT.search(text)
+    return bool(match) and unit(match.group(1)) is not None
+
+
+_HOW_MANY_WHAT = re.compile(r"\bhow many (\w+)")
+
+
 def _placed(text: str) -> int:
     """The place a thing finished in, as a number (0: none written).
 
@@ -311,7 +327,7 @@ def read_cues(question: str) -> Cues:
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
-        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text),
+        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not _amount_asked(text),
         most=bool(_MOST.search(bare)),
         least=bool(_LEAST.search(bare)),
         window=_window(text),
@@ -322,7 +338,7 @@ def read_cues(question: str) -> Cues:
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
-        value=bool(_VALUE.search(text)),
+        value=bool(_VALUE.search(text)) or _amount_asked(text),
         group_rank=bool(_GROUP_RANK.search(bare)),
         by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),

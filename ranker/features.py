@@ -244,12 +244,18 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the running time in minutes of the film Skyfall, assign it to ?x.", "The answer is ?x.")
     >>> _attribute_named(Candidate("lookup", steps, ()), read_cues("How long is Skyfall?"))
     1.0
+    >>> steps = ("Find the body weight in kilograms of the mammal ?x, assign it to ?v.",)
+    >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which mammal is the lightest?"))
+    1.0
     """
-    text = " ".join((cues.text, *(noun for word in cues.text.split() for noun in MEASURED_BY.get(word, ()))))
+    measures = [noun for word in cues.text.split() for noun in MEASURED_BY.get(word, ())]
+    text = " ".join((cues.text, *measures))
     # *how long is Skyfall*: the value looked up is the measure the adjective speaks of
     asks_measure = bool(HOW_MEASURED.search(cues.text)) and candidate.shape == "lookup"
     valued = [s for s in candidate.steps if _ASSIGNS_VALUE.search(s) or (asks_measure and s.endswith("to ?x."))]
-    return float(any(named_at(step, text) >= 0 for step in valued))
+    # *the lightest*: a weight, whatever kind (*body weight in kilograms*)
+    measured = [s for s in valued if any(f" {attribute_words(s)}".endswith(f" {noun}") for noun in measures)]
+    return float(bool(measured) or any(named_at(step, text) >= 0 for step in valued))
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:

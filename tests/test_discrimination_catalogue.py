@@ -1,7 +1,7 @@
 """The agent on a small catalogue of animals (issue 40): a category that is a node of its own
 named in the plural (*the dogs*: the species *Dog*), a count of that category's things, a
-request for two values of one thing, and *how much taller* / *how many fewer* as
-differences that keep their direction."""
+request for two values of one thing, *how much taller* / *how many fewer* as differences
+that keep their direction, and *how many centimetres* as an amount, not a count."""
 
 from __future__ import annotations
 
@@ -49,8 +49,9 @@ ZOO_FIRST = [
     ("height and mass of Polly", {"35", "1.1"}),  # a request for two values
     ("How much taller is Rex than Tom?", {"35"}),  # the first named minus the second
     ("How much lighter is Tom than Rex?", {"26"}),  # the second named minus the first
+    ("How many centimetres tall is Rex?", {"60"}),  # an amount in a unit, not a count
 ]
-IDS = ["plural-category", "count-category", "average-category", "two-values", "taller", "lighter"]
+IDS = ["plural-category", "count-category", "average-category", "two-values", "taller", "lighter", "amount"]
 
 
 @pytest.fixture(scope="module")
