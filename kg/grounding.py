@@ -227,8 +227,8 @@ _IRREGULAR = {
     "medium": "media", "criterion": "criteria", "phenomenon": "phenomena", "index": "indices",
     "matrix": "matrices", "vertex": "vertices", "analysis": "analyses", "thesis": "theses",
     "crisis": "crises", "axis": "axes", "hypothesis": "hypotheses", "cactus": "cacti",
-    "fungus": "fungi", "nucleus": "nuclei", "radius": "radii", "alumnus": "alumni",
-    "curriculum": "curricula", "leaf": "leaves", "life": "lives", "wife": "wives",
+    "fungus": "fungi", "nucleus": "nuclei", "radius": "radii", "alumnus": "alumni", "genus": "genera",
+    "corpus": "corpora", "curriculum": "curricula", "leaf": "leaves", "life": "lives", "wife": "wives",
     "knife": "knives", "half": "halves", "shelf": "shelves", "wolf": "wolves", "thief": "thieves",
     "calf": "calves", "hero": "heroes", "potato": "potatoes", "tomato": "tomatoes",
 }  # fmt: skip
@@ -263,8 +263,8 @@ def plural(word: str) -> str:
 def singular(word: str) -> str | None:
     """The singular of a (lower-case) word that looks plural; ``None`` for one that does not.
 
-    >>> [singular(w) for w in ("bands", "companies", "people", "boxes", "movies", "status", "news")]
-    ['band', 'company', 'person', 'box', 'movie', None, None]
+    >>> [singular(w) for w in ("bands", "companies", "people", "boxes", "movies", "status", "news", "genera")]
+    ['band', 'company', 'person', 'box', 'movie', None, None, 'genus']
     """
     if word in _SINGULAR_OF:
         return _SINGULAR_OF[word]
