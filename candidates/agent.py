@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, asked_words, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
-from nl2sparql.candidates.cues import Cues, read_cues, singular_word
+from nl2sparql.candidates.cues import GROUPED_BY, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import SPREAD, GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
@@ -221,6 +221,10 @@ class Agent:
                     final += gathered_operators(base, cues, paths, counted=True)
                 if cues.group_rank and not counted:  # *lip-synced most often*
                     final += gathered_operators(base, cues, self._paths_in(view, base), counted=True)
+            # *how many mammals does each order have*: each thing of the class named after *each*,
+            # with the count of the things the question counts, however far they are
+            if cues.per_group and cues.count:
+                final += self._counted_per(view, typed, anchors, cues)
         if cues.negation:  # things of the class asked for that are not of another class named
             others = [a for a in anchors if a.kind == "class" and not a.asked]
             final += [not_of_class(b, a.term, a.name) for b in wholes for a in others if _kin(view, b, a.term)]
@@ -673,6 +677,24 @@ class Agent:
                     paths.append([*hops, typed])
         return paths
 
+    def _counted_per(
+        self, view: GraphView, typed: Sequence[Candidate], anchors: Sequence[Anchor], cues: Cues
+    ) -> list[Candidate]:
+        """Each thing of the class the question groups by, with the count of the things of
+        the class it counts (any class it names so, asked for or not), along the paths of two
+        edges that lead from one to the other where no one edge does (one edge makes a group
+        of the counted things by that relation, which the operators build)."""
+        found: list[Candidate] = []
+        classes = [a for a in anchors if a.kind == "class"]
+        for group in (a for a in classes if _grouped_by(a, cues.text)):
+            base = next((b for b in typed if b.anchors[:1] == (group.name,)), None)
+            for counted in (a for a in classes if a is not group and _counts(a, cues)):
+                if base is not None:
+                    paths = self._paths_to_class(view, base, counted)
+                    if all(len(path) > 2 for path in paths):
+                        found += gathered_operators(base, cues, paths, counted=True)
+        return found
+
     def _paths_in(self, view: GraphView, base: Candidate) -> list[list[Hop]]:
         """The one-edge paths by which nodes reach those ``base`` finds: what a question
         counts when it ranks things by how often (*which artist was lip-synced most often*:
@@ -837,6 +859,17 @@ def _counts(anchor: Anchor, cues: Cues) -> bool:
     words = [singular_word(w) for w in anchor.name.lower().split()]
     counted = [singular_word(w) for w in (cues.counted or (cues.compare_unit if cues.compare else "")).split()]
     return bool(counted) and (set(words) <= set(counted) or counted == words[-1:])
+
+
+def _grouped_by(anchor: Anchor, text: str) -> bool:
+    """Whether the question names a class right after *each* or *per* (*each order*).
+
+    >>> order = Anchor("<O>", "order", "class", 1.0)
+    >>> _grouped_by(order, "how many mammals does each order have"), _grouped_by(order, "which order")
+    (True, False)
+    """
+    head = singular_word(anchor.name.lower().split()[-1]) if anchor.name.strip() else ""
+    return any(head in {singular_word(w) for w in m.group(1).split()[:3]} for m in GROUPED_BY.finditer(text))
 
 
 def _gathers(cues: Cues) -> bool:

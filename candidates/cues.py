@@ -102,6 +102,8 @@ _AGGREGATES = (
 AGE_WORDS = re.compile(r"\b(?:old|older|oldest|young|younger|youngest)\b")
 _EXTREME = re.compile(r"\b(?:minimum|lowest|smallest|least|maximum|highest|largest|biggest)\b")
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
+#: what a question groups by, after the word that says so (*each census subdivision type*)
+GROUPED_BY = re.compile(r"\b(?:for each|for every|per|each|in each|by each)\s+((?:[\w-]+\s*){1,4})")
 _NEGATION = re.compile(r"\b(no|not|never|without|none|neither|nor|n't|lack|lacks|missing)\b|n't\b")
 _BY_TOTAL = re.compile(r"\b(?:spent|spends|spend|earned|earns|sold|sells|bought|buys|paid|pays) the (?:most|least)\b")
 _GROUP_RANK = re.compile(

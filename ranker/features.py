@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
+from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
 from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, reads_counted
 
 FEATURES: tuple[str, ...] = (
@@ -342,7 +342,7 @@ def _group_named(candidate: Candidate, cues: Cues) -> float:
     >>> _group_named(Candidate("group", by_type, ()), cues), _group_named(Candidate("group", by_division, ()), cues)
     (1.0, 0.0)
     """
-    phrases = [_content(m.group(1)) for m in _GROUPED_BY.finditer(cues.text)] if cues.per_group else []
+    phrases = [_content(m.group(1)) for m in GROUPED_BY.finditer(cues.text)] if cues.per_group else []
     if not phrases:
         return 0.0
     keys = [attribute_words(s) or _noun_found(s) for s in candidate.steps if s.endswith("assign it to ?g.")]
@@ -355,7 +355,3 @@ def _noun_found(step: str) -> str:
     """What a *Find the X that ...* or *Find the X whose ...* step finds."""
     match = _FINDS.match(step)
     return match.group(1) if match else ""
-
-
-#: what a question groups by, after the word that says so
-_GROUPED_BY = re.compile(r"\b(?:for each|for every|per|each|in each|by each)\s+((?:[\w-]+\s*){1,4})")

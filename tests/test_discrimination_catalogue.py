@@ -1,7 +1,8 @@
 """The agent on a small catalogue of animals (issue 40): a category that is a node of its own
 named in the plural (*the dogs*: the species *Dog*), a count of that category's things, a
 request for two values of one thing, *how much taller* / *how many fewer* as differences
-that keep their direction, and *how many centimetres* as an amount, not a count."""
+that keep their direction, *how many centimetres* as an amount, not a count, and things
+counted per a class two hops away (*how many animals does each family have*)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ ANIMALS = (  # name, species, height in cm, mass in kg, legs
 )  # fmt: skip
 
 
+FAMILIES = {"Dog": "Canidae", "Cat": "Felidae", "Parrot": "Psittacidae"}
+
+
 def zoo() -> str:
-    """Six animals of three species; every species a labelled node."""
+    """Six animals of three species; every species a labelled node, of a family (two hops
+    from the animals)."""
     lines = [
         "@prefix z: <http://example.org/zoo/schema#> .",
         "@prefix d: <http://example.org/zoo/data/> .",
@@ -32,9 +37,12 @@ def zoo() -> str:
         'z:height rdfs:label "height in centimetres" ; rdfs:domain z:Animal ; rdfs:range xsd:integer .',
         'z:mass rdfs:label "mass in kilograms" ; rdfs:domain z:Animal ; rdfs:range xsd:decimal .',
         'z:legs rdfs:label "number of legs" ; rdfs:domain z:Animal ; rdfs:range xsd:integer .',
+        'z:Family rdfs:label "family" . z:family rdfs:label "family" ; rdfs:domain z:Species ; rdfs:range z:Family .',
     ]
+    for family in sorted(set(FAMILIES.values())):
+        lines.append(f'd:{family} a z:Family ; rdfs:label "{family}" .')
     for species in sorted({row[1] for row in ANIMALS}):
-        lines.append(f'd:{species} a z:Species ; rdfs:label "{species}" .')
+        lines.append(f'd:{species} a z:Species ; rdfs:label "{species}" ; z:family d:{FAMILIES[species]} .')
     for name, species, height, mass, legs in ANIMALS:
         lines.append(f'd:{name} a z:Animal ; rdfs:label "{name}" ; z:species d:{species} ; z:height {height} ; '
                      f"z:mass {mass} ; z:legs {legs} .")  # fmt: skip
@@ -50,8 +58,11 @@ ZOO_FIRST = [
     ("How much taller is Rex than Tom?", {"35"}),  # the first named minus the second
     ("How much lighter is Tom than Rex?", {"26"}),  # the second named minus the first
     ("How many centimetres tall is Rex?", {"60"}),  # an amount in a unit, not a count
+    ("How many animals does each family have?",  # the animals two hops from each family, counted
+     {A + "Canidae", "3", A + "Felidae", "2", A + "Psittacidae", "1"}),
 ]
-IDS = ["plural-category", "count-category", "average-category", "two-values", "taller", "lighter", "amount"]
+IDS = ["plural-category", "count-category", "average-category", "two-values", "taller", "lighter", "amount",
+       "counted-per-family"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
