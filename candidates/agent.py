@@ -688,11 +688,12 @@ class Agent:
         classes = [a for a in anchors if a.kind == "class"]
         for group in (a for a in classes if _grouped_by(a, cues.text)):
             base = next((b for b in typed if b.anchors[:1] == (group.name,)), None)
+            if base is None:
+                continue
             for counted in (a for a in classes if a is not group and _counts(a, cues)):
-                if base is not None:
-                    paths = self._paths_to_class(view, base, counted)
-                    if all(len(path) > 2 for path in paths):
-                        found += gathered_operators(base, cues, paths, counted=True)
+                paths = self._paths_to_class(view, base, counted)
+                if all(len(path) > 2 for path in paths):
+                    found += gathered_operators(base, cues, paths, counted=True)
         return found
 
     def _paths_in(self, view: GraphView, base: Candidate) -> list[list[Hop]]:

@@ -326,10 +326,11 @@ def read_cues(question: str) -> Cues:
     """The cues of ``question`` (any case)."""
     text = " ".join(question.lower().split())
     compare, compare_unit = _comparison(text)
+    amount = _amount_asked(text)  # *how many hours*: a value, not a count
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
-        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not _amount_asked(text),
+        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not amount,
         most=bool(_MOST.search(bare)),
         least=bool(_LEAST.search(bare)),
         window=_window(text),
@@ -340,7 +341,7 @@ def read_cues(question: str) -> Cues:
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
-        value=bool(_VALUE.search(text)) or _amount_asked(text),
+        value=bool(_VALUE.search(text)) or amount,
         group_rank=bool(_GROUP_RANK.search(bare)),
         by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),

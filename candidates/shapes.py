@@ -179,7 +179,8 @@ def _flag_words_in(sentence: str, text: str) -> bool:
     True
     """
     words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
-    written = set(text.split()) | {singular_word(word) for word in text.split()}  # *finales*: *finale*
+    said = text.split()
+    written = {*said, *map(singular_word, said)}  # *finales*: *finale*
     return bool(words) and words <= written | {past for word in written for past in past_forms(word)}
 
 

@@ -89,18 +89,18 @@ def _joined(steps: tuple[str, ...]) -> tuple[str, ...]:
     """The steps with the finds of one node by several of its edges written as one find
     (*the placement whose outcome is WIN and whose episode is Drag on a Dime*), where each
     says *the <class> whose* alike and names no other node, so that the node can nest."""
-    finds: dict[str, list[int]] = {}
+    finds: dict[str, list[tuple[int, re.Match[str] | None]]] = {}
     for i, step in enumerate(steps):
         if (match := _FIND.match(step)) and "?" not in match.group(1):
-            finds.setdefault(match.group(2), []).append(i)
+            finds.setdefault(match.group(2), []).append((i, _WHOSE.match(match.group(1))))
     out: list[str | None] = list(steps)
     for target, places in finds.items():
-        heads = [_WHOSE.match(_FIND.match(steps[i]).group(1)) for i in places]  # type: ignore[union-attr]
-        if len(places) < 2 or not all(heads) or len({h.group(1) for h in heads}) > 1:  # type: ignore[union-attr]
+        heads = [head for _, head in places if head]
+        if len(places) < 2 or len(heads) < len(places) or len({h.group(1) for h in heads}) > 1:
             continue
-        said = " and ".join(f"whose {h.group(2)}" for h in heads)  # type: ignore[union-attr]
-        out[places[0]] = f"Find the {heads[0].group(1)}{said}, assign it to {target}."  # type: ignore[union-attr]
-        for i in places[1:]:
+        said = " and ".join(f"whose {h.group(2)}" for h in heads)
+        out[places[0][0]] = f"Find the {heads[0].group(1)}{said}, assign it to {target}."
+        for i, _ in places[1:]:
             out[i] = None
     return tuple(s for s in out if s is not None)
 
