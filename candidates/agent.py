@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from nl2sparql.candidates.anchors import anchors_of, asked_words, naming
+from nl2sparql.candidates.anchors import anchors_of, asked_words, named_spans, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
@@ -55,6 +55,7 @@ from nl2sparql.candidates.shapes import (
     whether,
     with_many_columns,
 )
+from nl2sparql.candidates.units import unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
@@ -127,8 +128,11 @@ class Agent:
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
         anchors = anchors_of(grounding, self.limits, cues)
+        cues = read_cues(getattr(grounding, "question", question), named_spans(grounding, anchors))
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
+        # *more than one Oscar*: things the graph calls otherwise, counted where they reach each
+        counts_unnamed = bool(cues.compare) and self._things_unnamed(cues.compare_unit)
         cues = self._counted_as_kept(view, self._functions_as_named(cues))
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
@@ -163,10 +167,14 @@ class Agent:
         to_asked = [c for g in others[:3] for c in self._next_hops(view, g, "?m3", "?c6") if _reads_asked(c, words)]
         grown += to_asked[:2]
         crossed = list(self._intersections(view, firsts[:beam] + grown[:beam]))
+        # two readings by the same edges from two items (*won both Best actor and Best actress*)
+        paired = [g for g in grown if g.hops == 2 and any(_parallel(g, h) for h in grown if h is not g)]
+        crossed += self._intersections(view, paired[: beam * 2])
         if len(anchors) > 2:  # a third item held too (*American Airlines flights from JFK to LAX*)
             crossed += self._intersections(view, self._best(question, crossed, scores, 3), firsts[:beam])
         grown += crossed
-        grown += self._met_records(view, self._best(question, crossed, scores, 3), cues.text, words)
+        met = [c for c in crossed if not self._named(view, c)]  # the nameless records readings meet at
+        grown += self._met_records(view, self._best(question, met, scores, 3), cues.text, words)
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
@@ -193,6 +201,7 @@ class Agent:
             pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
+            pool += [with_kind(s) for c in pool for s in self._through_records(view, c, asked, words)]
         final = list(pool)
         if cues.yes_no:  # every grounded item's best readings, each checked against the others
             checked = self._best(question, firsts + grown, scores, beam * 2, each=beam // 2)
@@ -219,7 +228,8 @@ class Agent:
                 for anchor in counted[:1]:
                     paths = self._paths_to_class(view, base, anchor)
                     final += gathered_operators(base, cues, paths, counted=True)
-                if cues.group_rank and not counted:  # *lip-synced most often*
+                # *lip-synced most often*, *won more than one Oscar*: the nodes that reach each
+                if (cues.group_rank or counts_unnamed) and not counted:
                     final += gathered_operators(base, cues, self._paths_in(view, base), counted=True)
             # *how many mammals does each order have*: each thing of the class named after *each*,
             # with the count of the things the question counts, however far they are
@@ -306,19 +316,29 @@ class Agent:
         ...*; a value then is of none)."""
         found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
+        datatype = (found[0].datatype or "") if kind == "literal" else ""
+        nameless = kind == "uri" and _nameless(view, found[0].value)
         named = "other" if kind == "literal" and asked else ""
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
             named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
-        return replace(candidate, answer_kind=kind, answer_class=named)
+        return replace(
+            candidate, answer_kind=kind, answer_class=named, answer_datatype=datatype, answer_nameless=nameless
+        )
 
     def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str], asked: set[str]) -> Candidate:
         """A grouping typed by its groups ``?g``, read off the patterns that reach them alone
         (the groups of one relation are the same for every number summed over them)."""
         grouping = tuple(p for p in candidate.patterns if re.search(r"\?g\b", p))
         typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g", asked)
-        return replace(candidate, answer_kind=typed.answer_kind, answer_class=typed.answer_class)
+        return replace(
+            candidate,
+            answer_kind=typed.answer_kind,
+            answer_class=typed.answer_class,
+            answer_datatype=typed.answer_datatype,
+            answer_nameless=typed.answer_nameless,
+        )
 
     # -- bases -----------------------------------------------------------------------------
 
@@ -423,18 +443,32 @@ class Agent:
                 found.append(step)
         return found
 
+    def _through_records(
+        self, view: GraphView, reading: Candidate, asked: set[str], words: Set[str]
+    ) -> list[Candidate]:
+        """What a nameless record on ``reading``'s way leads to, where the question asks for
+        that and not for what ``reading`` answers (*who won Best actress after 2015*: the
+        winner of each award whose ceremony is after 2015, not the ceremony). The record's
+        conditions and the operator stay."""
+        if _reads_asked(reading, words):
+            return []
+        found = []
+        for waypoint in _waypoints(reading):
+            record = replace(_answered_by(reading, waypoint), answer_kind="uri")
+            if not self._named(view, record):
+                found += self._stepped_out(view, record, asked, words)
+        return found
+
     def _met_records(
         self, view: GraphView, crossed: Sequence[Candidate], text: str, words: Set[str]
     ) -> list[Candidate]:
-        """A nameless record two readings meet at (Harper's batting season that played for a
-        team season of 2015), read on: a value of it the question names (*how many home runs
-        did Harper hit in 2015*), or the named node at the other end of an edge it was met by,
-        where the edge's words are what the question asks for (*which players born in Cuba
-        played for ...*: the player the record names)."""
+        """The nameless records two readings meet at (``crossed``: Harper's batting season that
+        played for a team season of 2015), read on: a value of it the question names (*how
+        many home runs did Harper hit in 2015*), or the named node at the other end of an edge
+        it was met by, where the edge's words are what the question asks for (*which players
+        born in Cuba played for ...*: the player the record names)."""
         found = []
         for reading in crossed:
-            if self._named(view, reading):
-                continue
             found += [c for c in self._next_hops(view, reading, "?m4", "?c8") if named_at(c.steps[-2], text) >= 0]
             for waypoint in _waypoints(reading):
                 marked = [re.sub(re.escape(waypoint) + r"\b", "?w", step) for step in reading.steps]
@@ -453,12 +487,13 @@ class Agent:
     def _intersections(
         self, view: GraphView, found: Sequence[Candidate], others: Sequence[Candidate] | None = None
     ) -> Iterable[Candidate]:
-        """Two readings from different anchors that find a node in common (at most three hops):
-        two of ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose
+        """Two readings from different anchors that find a node in common (at most three hops,
+        or four by the same edges: *the films that won both Best actor and Best actress*): two
+        of ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose
         helper nodes are then the third's own)."""
         for i, a in enumerate(found):
             for b in found[i + 1 :] if others is None else others:
-                if a.hops + b.hops > 3 or set(a.anchors) & set(b.anchors):
+                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _parallel(a, b) else 3):
                     continue
                 b_own = _renamed_helpers_n(b, 1 if others is None else 2)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
@@ -622,6 +657,14 @@ class Agent:
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
                 return replace(cues, group_rank=False)
         return cues
+
+    def _things_unnamed(self, word: str) -> bool:
+        """Whether the word after a compared number names things the graph calls otherwise (*more
+        than one Oscar*): a noun that is no unit and no word of any value the graph holds."""
+        return (
+            len(word) > 2 and word.isalpha() and word not in _NOT_COUNTED and unit(word) is None
+            and not self._measures(word)
+        )  # fmt: skip
 
     def _measure_names(self, text: str) -> list[tuple[Statement, str]]:
         """:meth:`_measures`, each with the words that name its value."""
@@ -847,6 +890,14 @@ def _types_as(candidate: Candidate, classes: set[str]) -> bool:
     return any(candidate.patterns[0] == f"?x <{RDF_TYPE}> <{c}> ." for c in classes) if candidate.patterns else False
 
 
+#: words after a compared number that name no things (*older than 60 when they won*)
+_NOT_COUNTED = frozenset({
+    "and", "or", "but", "when", "where", "while", "since", "before", "after", "than", "that", "which", "who",
+    "whose", "with", "without", "from", "for", "per", "each", "the", "this", "these", "those", "its", "their",
+    "times", "percent", "years", "old",
+})  # fmt: skip
+
+
 def _counts(anchor: Anchor, cues: Cues) -> bool:
     """Whether the question counts things of the class ``anchor`` names (*the most airports*,
     *more than 3 films*: the word after the compared number), or by its head noun alone
@@ -1004,6 +1055,28 @@ def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
         if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
             found.add((parts[1], "out"))
     return found
+
+
+def _nameless(view: GraphView, iri: str) -> bool:
+    """Whether a node has no name: no label and no text under a naming edge (a record; a
+    track with a ``name`` is named)."""
+    edges = view.sample((f"<{iri}> ?np ?n . FILTER(isLiteral(?n))",), "?np", 40)
+    return not any(e.value in DEFAULT_NAME_PREDICATES or naming(e.value) for e in edges)
+
+
+def _parallel(a: Candidate, b: Candidate) -> bool:
+    """Whether two readings of one anchor each take the same edges (*the film of the award
+    whose category is Best actor*, *... is Best actress*).
+
+    >>> steps = ("Find the award whose category is {}, assign it to ?m.", "Find the film of the award ?m, ...")
+    >>> actor, actress = ([s.format(name) for s in steps] for name in ("Best actor", "Best actress"))
+    >>> _parallel(Candidate("lookup", tuple(actor), (), anchors=("Best actor",)),
+    ...           Candidate("lookup", tuple(actress), (), anchors=("Best actress",)))
+    True
+    """
+    if len(a.anchors) != 1 or len(b.anchors) != 1:
+        return False
+    return [s.replace(a.anchors[0], "#") for s in a.steps] == [s.replace(b.anchors[0], "#") for s in b.steps]
 
 
 def _waypoints(candidate: Candidate) -> list[str]:

@@ -16,6 +16,7 @@ from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
 from nl2sparql.candidates.shapes import is_number
 from nl2sparql.kg.grounding import category_code
 from nl2sparql.kg.store import NS as FREEBASE_NS
+from nl2sparql.kg.verbs import agent_nouns
 
 #: an entity is an anchor when its link scores at least this share of the best link's (the
 #: linker's own rule for a second entity, ``EntityLinker.link_entities``)
@@ -39,11 +40,14 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     thing."""
     searched = cues.contains if cues is not None else None  # *"Regional" in their name*: a word searched for
     measured = HOW_MEASURED.search(cues.text) if cues is not None else None  # *how deep*: no entity *Deep*
-    entities = [
+    linked = [
         e
-        for e in grounding.entities[: limits.entities]
+        for e in grounding.entities
         if not _common_word(e) and not _searched(e, searched) and not _measure_word(e, measured)
     ]
+    # one found in part on another's exact name takes no place (*a1 Best actress*, a record's
+    # local name, beside the category *Best actress*)
+    entities = _exact_first(linked)[: limits.entities]
     best = max((float(e.score) for e in entities), default=0.0)
     kept: list[Any] = []
     for entity in entities:
@@ -88,6 +92,26 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     written = {tuple(getattr(v, "span", (0, 0))) for v in chosen}
     found += years_of_dates([v for v in grounding.values if tuple(v.span) not in written], operands)
     return found
+
+
+def named_spans(grounding: Any, anchors: Sequence[Anchor]) -> list[tuple[int, int]]:
+    """Where the question writes the whole name of an entity it is anchored at, as a name
+    (with a capital): words there name a thing, not an operator (*the Best actor award*).
+
+    >>> from nl2sparql.kg.linker import Candidate
+    >>> best = Candidate("http://x/Best_actor", "Best actor", 1.0, "Best actor", (12, 22), "best actor", "exact", 9)
+    >>> grounding = type("G", (), {"entities": (best,)})()
+    >>> named_spans(grounding, [Anchor("<http://x/Best_actor>", "Best actor", "entity", 1.0)])
+    [(12, 22)]
+    >>> named_spans(grounding, [])
+    []
+    """
+    terms = {a.term for a in anchors if a.kind == "entity"}
+    return [
+        tuple(e.span)
+        for e in grounding.entities
+        if _iri_term(e.entity_id) in terms and e.match == "exact" and any(c.isupper() for c in e.mention)
+    ]
 
 
 def years_of_dates(values: Sequence[Any], operands: set[str]) -> list[Anchor]:
@@ -217,10 +241,23 @@ def asked_words(question: str) -> set[str]:
     """
     found: set[str] = set()
     for match in _ASKS_FOR.finditer(question.lower()):
-        words = match.group(1).split()
-        ends = [i for i, w in enumerate(words) if i and w in _MODIFIES and words[i - 1] not in _KINDS]
-        found |= {singular_word(w) for w in words[: ends[0] if ends else len(words)]}
+        found |= _before_modifier(match.group(1).split())
+    for match in _WHO.finditer(question.lower()):
+        found |= _before_modifier(match.group(1).split()) if match.group(1) else agent_nouns(match.group(2))
     return found
+
+
+def _before_modifier(words: list[str]) -> set[str]:
+    ends = [i for i, w in enumerate(words) if i and w in _MODIFIES and words[i - 1] not in _KINDS]
+    return {singular_word(w) for w in words[: ends[0] if ends else len(words)]}
+
+
+#: *who won* asks for the one who did it (the winner); *who was the oldest winner of* for a
+#: winner: ``asked_words("Who directed Alien?")`` holds *director*
+_WHO = re.compile(
+    r"\bwho\s+(?:(?:is|was|are|were)\s+(?:the\s+)?((?:[\w-]+\s*){1,4})"
+    r"|(?:(?:has|have|had)\s+)?(?!(?:is|was|are|were|has|have|had|did|does|do|can|could|will|would)\b)(\w+))"
+)
 
 
 #: prepositions that begin what qualifies the things asked for (*contestants of Season 6*)

@@ -60,6 +60,10 @@ class Candidate:
     #: "named": the answer nodes are of a class the question names; "other": only of other
     #: classes; "": not known (no class named, or the answers are values)
     answer_class: str = ""
+    #: the datatype of the answer's values where they are typed literals (numbers, dates)
+    answer_datatype: str = ""
+    #: the answer nodes have no name (a record: *the award whose winner is ...*)
+    answer_nameless: bool = False
     score: float = 0.0
     features: Mapping[str, float] = field(default_factory=dict)
 

@@ -24,7 +24,8 @@ False
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from nl2sparql.kg.grounding import singular
 from nl2sparql.kg.verbs import present_of
@@ -80,6 +81,7 @@ _COMPARE = (
     (re.compile(rf"\b(?:south|west) of (?:\w+\s+)?{_NUMBER}"), "less than"),
     (re.compile(r"\b(?:after|since)\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "after"),
     (re.compile(r"\bbefore\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "before"),
+    (re.compile(r"\b(1\d\d0|20\d0)s\b"), "in the decade from"),  # *in the 1970s*
     # any other comparative of degree (*longer than 80*, *lighter than 2000*)
     (re.compile(rf"\b(?:{'|'.join(_LESSER)})\s+than\s+{_NUMBER}"), "less than"),
     (re.compile(rf"\b\w{{2,}}er\s+than\s+{_NUMBER}"), "greater than"),
@@ -117,6 +119,7 @@ _VALUE = re.compile(
 _QUOTED = re.compile(
     r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)"
     r"|\b(?:with|have|has|having) (\w+) in (?:its|their|the) \w+"
+    r"|\b(?:surname|last name|family name|first name|given name)(?: is)? ([A-Z][\w'-]*)"
 )
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
@@ -170,6 +173,8 @@ class Cues:
     contains: str | None = None  # a word the answer's name must contain
     #: the question asks for things, not a number (*which country had the highest ...*)
     things: bool = False
+    #: the question asks *who* (a person or a thing; never a number or a date)
+    person: bool = False
     #: a difference of one value at two named items: "later" (the second named minus the
     #: first: *how much did it grow between 1952 and 2007*) or "first" (*how much more ... than*)
     difference: str | None = None
@@ -322,8 +327,19 @@ def base_word(word: str) -> str:
     return present_of(word) or singular_word(word)
 
 
-def read_cues(question: str) -> Cues:
-    """The cues of ``question`` (any case)."""
+def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
+    """The cues of ``question`` (any case). The words at ``names`` (character spans of the
+    names of things the question names) open no operator: *the Best actor award* ranks
+    nothing, *the 1st Academy Awards* is no first place; ``text`` keeps them.
+
+    >>> question = "Who won the Best actor award?"
+    >>> read_cues(question).most, read_cues(question, [(12, 22)]).most
+    (True, False)
+    >>> read_cues(question, [(12, 22)]).text
+    'who won the best actor award'
+    """
+    if names:
+        return replace(read_cues(_masked(question, names)), text=read_cues(question).text)
     text = " ".join(question.lower().split())
     compare, compare_unit = _comparison(text)
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
@@ -348,11 +364,26 @@ def read_cues(question: str) -> Cues:
         same=bool(_SAME.search(text)),
         contains=_contained(question),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
+        person=bool(_WHO_ASKED.search(text)),
         difference=_difference(text),
         share=_share(text),
         outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
         text=" ".join(re.findall(r"\w+", text)),
     )
+
+
+def _masked(question: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``question`` with each span (overlapping ones as one) written as one letter (*who won
+    the X award*)."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        elif end > start:
+            merged.append([start, end])
+    for start, end in reversed(merged):
+        question = question[:start] + "X" + question[end:]
+    return question
 
 
 _SHARE = re.compile(r"\b(?:what|which)\s+(percentage|percent|share|proportion|fraction)\s+of\b|\bhow many (percent)\b")
@@ -364,6 +395,7 @@ _DECLINE = re.compile(r"\b(?:fall|fell|fallen|drop(?:ped)?|decreased?|declined?|
 _THINGS = re.compile(
     r"(?:^|, )(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
 )
+_WHO_ASKED = re.compile(r"^(?:(?:to|by|with|for|from|of) )?(?:who|whom)\b")
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 #: *what is the shortest air time of any flight*: a superlative of an attribute named before *of*
 _VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3} of\b")
@@ -457,6 +489,8 @@ def _contained(question: str) -> str | None:
 
     >>> _contained("How many stations have Porte in their name?"), _contained("Which tracks contain love")
     ('porte', 'love')
+    >>> _contained("Which winners have the surname Fonda?"), _contained("What is the last name of Bob?")
+    ('fonda', None)
     """
     match = _QUOTED.search(question)
     if match is None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
-from nl2sparql.candidates.shapes import FUNCTIONS, SYMBOLS, kept_rows, without_answer
+from nl2sparql.candidates.shapes import FUNCTIONS, condition, kept_rows, without_answer
 
 
 def _walk(base: Candidate, path: Sequence[Hop]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -96,7 +96,7 @@ def kept_nodes(base: Candidate, path: Sequence[Hop], function: str, op: str, num
     steps, patterns = _walk(base, path)
     sentence, measure = _measured(function)
     steps = (*steps, sentence, f"Make sure ?a is {op} {number}.", "The answer is ?x.")
-    tail = f"GROUP BY ?x HAVING ({measure} {SYMBOLS[op]} {number})"
+    tail = f"GROUP BY ?x HAVING ({condition(measure, op, number)})"
     return replace(base, shape="compare", steps=steps, patterns=patterns, head="SELECT ?x", tail=tail,
                    hops=base.hops + len(path))  # fmt: skip
 

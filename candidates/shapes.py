@@ -25,6 +25,20 @@ SYMBOLS = {
     "greater than": ">", "less than": "<", "at least": ">=", "at most": "<=", "after": ">", "before": "<",
     "equal to": "=",
 }  # fmt: skip
+DECADE = "in the decade from"  # *in the 1970s*: the ten years from 1970
+
+
+def condition(value: str, op: str, number: str) -> str:
+    """``value`` compared with ``number`` as ``op`` says; a decade is the ten years from it.
+
+    >>> condition("?v", "greater than", "3"), condition("?v", DECADE, "1970")
+    ('?v > 3', '?v >= 1970 && ?v < 1980')
+    """
+    if op == DECADE:
+        return f"{value} >= {number} && {value} < {int(float(number)) + 10}"
+    return f"{value} {SYMBOLS[op]} {number}"
+
+
 FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
 #: a list of things with values of theirs (the things are a column too)
 _WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
@@ -126,11 +140,11 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     unit where the question writes it in another: :func:`~.units.rescaled`)."""
     number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
     if _DAY.fullmatch(number):  # a day: ISO dates and times compare as text (a time that day is after it)
-        value = f'STR(?v) {SYMBOLS[op]} "{number}"'
-    elif op in ("after", "before") and attribute.dated and len(number) == 4:
-        value = f"YEAR(?v) {SYMBOLS[op]} {number}"
+        value = condition("STR(?v)", op, f'"{number}"')
+    elif op in ("after", "before", DECADE) and attribute.dated and len(number) == 4:
+        value = condition("YEAR(?v)", op, number)
     else:
-        value = f"?v {SYMBOLS[op]} {number}"
+        value = condition("?v", op, number)
     steps = (*without_answer(base), attribute.sentence, f"Make sure ?v is {op} {number}.", _ANSWER)
     patterns = (*base.patterns, *attribute.patterns, f"FILTER({value})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
@@ -193,7 +207,7 @@ def whether(candidate: Candidate) -> Candidate:
 def holds_compared(base: Candidate, op: str, number: str) -> Candidate:
     """Whether the value ``base`` finds compares with a number (*Was Radiohead formed before 1980?*)."""
     steps = (*without_answer(base), f"Make sure ?x is {op} {number}.", "The answer is whether ?x exists.")
-    patterns = (*base.patterns, f"FILTER(?x {SYMBOLS[op]} {number})")
+    patterns = (*base.patterns, f"FILTER({condition('?x', op, number)})")
     return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
 
 
@@ -274,7 +288,7 @@ def kept_groups(base: Candidate, group: Hop, op: str, number: str) -> Candidate:
     group = _as_group(group)
     steps = (*without_answer(base), group.sentence, "Count ?x for each ?g, assign it to ?n.",
              f"Make sure ?n is {op} {number}.", "The answer is ?g.")  # fmt: skip
-    tail = f"GROUP BY ?g HAVING (COUNT(DISTINCT ?x) {SYMBOLS[op]} {number})"
+    tail = f"GROUP BY ?g HAVING ({condition('COUNT(DISTINCT ?x)', op, number)})"
     return replace(base, shape="compare", steps=steps, patterns=base.patterns + group.patterns, head="SELECT ?g",
                    tail=tail, hops=base.hops + 1, answer_kind="", answer_class="")  # fmt: skip
 
@@ -638,9 +652,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         for attribute in numbers:
             most, least = _direction(cues, attribute)
             if most or cues.window:
-                yield ranked(base, attribute, True, offset, keep)
+                yield from _listed(ranked(base, attribute, True, offset, keep), cues)
             if least:
-                yield ranked(base, attribute, False, offset, keep)
+                yield from _listed(ranked(base, attribute, False, offset, keep), cues)
             if cues.value and not cues.window:
                 yield ranked_value(base, attribute, most or not least)
             # *in which year was it the smallest*, *where did the strongest earthquake happen*,
@@ -696,6 +710,20 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
             yield with_many_columns(base, named, keeps_subject(cues.text, named))
+
+
+def _listed(chosen: Candidate, cues: Cues) -> Iterator[Candidate]:
+    """A ranking, and where the question asks for more columns (*the three oldest winners and
+    their ages*) the same with the value it ranks by beside each thing.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> chosen = Candidate("rank", ("Rank ?x by ?v in descending order and keep the first 3.", _ANSWER), ())
+    >>> [c.head for c in _listed(chosen, read_cues("List the three oldest winners and their ages."))]
+    ['SELECT DISTINCT ?x', 'SELECT DISTINCT ?x ?v']
+    """
+    yield chosen
+    if cues.columns:
+        yield replace(chosen, steps=(*chosen.steps[:-1], "The answer is ?x and ?v."), head="SELECT DISTINCT ?x ?v")
 
 
 def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:

@@ -14,7 +14,8 @@ indexed with the punctuation dropped, so that ``U.S. Open`` is found from ``us o
 ``Schleswig-Holstein`` from ``schleswig holstein``.
 
 Entities that no label predicate names get a name made from their IRI's local name
-(:mod:`nl2sparql.kg.local_names`), so graphs whose names live only in IRIs can be linked too;
+(:mod:`nl2sparql.kg.local_names`), so graphs whose names live only in IRIs can be linked too,
+except records (instances of a class no instance of which has a label, where others have);
 the index counts how many entities each source named (:attr:`LabelIndex.sources`).
 """
 
@@ -32,7 +33,14 @@ from typing import Any, Protocol
 
 from nl2sparql.errors import Nl2SparqlError
 from nl2sparql.kg.atomic import read_gzip_json, write_gzip_json
-from nl2sparql.kg.local_names import DEGREE_QUERY, LOCAL_NAME, LOCAL_NAME_VARIANT, local_name_records, schema_terms
+from nl2sparql.kg.local_names import (
+    DEGREE_QUERY,
+    LOCAL_NAME,
+    LOCAL_NAME_VARIANT,
+    local_name_records,
+    record_nodes,
+    schema_terms,
+)
 
 FREEBASE_NS = "http://rdf.freebase.com/ns/"
 FREEBASE_NAME = FREEBASE_NS + "type.object.name"
@@ -58,7 +66,7 @@ DEFAULT_ALIAS_PREDICATES: tuple[str, ...] = (SKOS_ALT_LABEL, FREEBASE_ALIAS)
 
 CACHE_FILE = "label-index.json.gz"
 ENDPOINT_PAGE_SIZE = 10_000
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 ALIAS_ONLY = "alias"  # the source of an entity that only aliases name
 
 # How a label key was made from a label (kept per key so a ranker can weigh them).
@@ -532,6 +540,7 @@ def build_label_index(
         records = [r for r in records if r.entity not in schema]
         if local_names:
             named = {r.entity for r in records}
+            named |= record_nodes(store, predicates) if named else set()
             rows = _paged(store, DEGREE_QUERY, "?e", page_size)
             made, made_degrees = local_name_records(rows, named, schema)
             records += [LabelRecord(*record) for record in sorted(made)]

@@ -7,7 +7,9 @@ its local name: percent-decoding, camelCase split into words, underscores and hy
 spaces. A trailing single capital that some ontologies use as a type letter
 (``FooBarC``) is kept in the name and dropped in a variant, which is matched like an alias.
 
-Freebase nodes are never named this way (a nameless Freebase node is a CVT), nor are the
+Freebase nodes are never named this way (a nameless Freebase node is a CVT), nor are
+records elsewhere (:func:`record_nodes`: the instances of a class whose instances have no
+label where other classes' have), nor are the
 graph's schema terms (classes, properties, datatypes, the ontology itself) or the
 RDF/RDFS/OWL/XSD/SKOS vocabularies: they are not what a question names as its topic.
 """
@@ -101,6 +103,33 @@ def schema_terms(store: _Select) -> set[str]:
         f"SELECT DISTINCT ?t WHERE {{ VALUES ?c {{ {types} }} ?t <{RDF_TYPE}> ?c FILTER(isIRI(?t)) }}",
     )
     return {row["t"].value for query in queries for row in store.select(query).rows}
+
+
+def record_nodes(store: _Select, label_predicates: Iterable[str]) -> set[str]:
+    """The instances of classes none of whose instances has a label, where another class's
+    instances have one, and whose IRIs all hold a number: records keyed by their parts (an
+    award joining its winner, film and ceremony: ``award/60-Best_actress-Cher``), which a
+    question never names by their IRIs. None where no instance has a label: there the IRIs
+    are the names; nor a class of unlabelled things named by words (``ANightAtTheOperaA``)."""
+    values = " ".join(f"<{p}>" for p in label_predicates)
+    query = (
+        f"SELECT ?c (COUNT(?l) AS ?n) WHERE {{ ?e <{RDF_TYPE}> ?c . "
+        f"OPTIONAL {{ VALUES ?p {{ {values} }} ?e ?p ?l }} }} GROUP BY ?c"
+    )
+    counts = {row["c"].value: int(row["n"].value) for row in store.select(query).rows if "c" in row}
+    bare = [c for c, n in counts.items() if n == 0]
+    if not bare or all(n == 0 for n in counts.values()):
+        return set()
+    labelled = " ".join(f"<{c}>" for c, n in counts.items() if n > 0)
+    query = (
+        f"SELECT ?e ?c WHERE {{ VALUES ?c {{ {' '.join(f'<{c}>' for c in bare)} }} ?e <{RDF_TYPE}> ?c "
+        f"FILTER NOT EXISTS {{ VALUES ?d {{ {labelled} }} ?e <{RDF_TYPE}> ?d }} }}"
+    )
+    members: dict[str, list[str]] = {}
+    for row in store.select(query).rows:
+        members.setdefault(row["c"].value, []).append(row["e"].value)
+    keyed = (iris for iris in members.values() if all(re.search(r"\d", local_part(iri)) for iri in iris))
+    return {iri for iris in keyed for iri in iris}
 
 
 DEGREE_QUERY = (

@@ -15,9 +15,11 @@ facts about the pair, not about any one dataset.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 
+from nl2sparql.candidates.anchors import asked_words
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
 from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, reads_counted
@@ -25,7 +27,8 @@ from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, read
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
-    "answers_type", "value_named", "negated_scope", "group_named",
+    "answers_type", "value_named", "negated_scope", "group_named", "who_not_someone", "answer_asked",
+    "nameless_answer", "time_of_other",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -40,7 +43,8 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count "), "count"),
     (re.compile(r"^Compute the "), "aggregate"),
     (re.compile(r"^(Rank|Sort) "), "rank"),
-    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to) "), "compare"),
+    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to|in the decade) "),
+     "compare"),
     (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type "), "negation"),
     (re.compile(r"^Make sure \?x is not (?!of type )"), "same"),
     (re.compile(r"^Make sure \?\w+ contains "), "contains"),
@@ -126,6 +130,11 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "value_named": _value_named(candidate, cues),
         "negated_scope": _negated_scope(candidate, cues),
         "group_named": _group_named(candidate, cues),
+        "who_not_someone": _who_not_someone(candidate, cues),
+        "answer_asked": _answer_asked(candidate, cues),
+        # an answer a reader knows by name, not a nameless record (*the award whose winner ...*)
+        "nameless_answer": float(candidate.answer_nameless and "?x" in candidate.head.split()),
+        "time_of_other": _time_of_other(candidate, cues),
     }
 
 
@@ -184,6 +193,84 @@ def _answers_type(candidate: Candidate, cues: Cues) -> float:
     finds = (_answer_find(candidate, "?x"), _counted_find(candidate))
     typed = any(find.startswith("Find the type of ") for find in finds)
     return float(typed and not _ASKS_TYPE.search(cues.text))
+
+
+def _answer_asked(candidate: Candidate, cues: Cues) -> float:
+    """1 when the edge the answer is found by is named by the things the question asks for
+    (*who won*: the winner of the award; *which films*: the film of the award), or is the
+    whole of what it asks the value of (*what was the age of the youngest*: the age).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the winner of the academy award ?m, assign it to ?x.", "The answer is ?x.")
+    >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("Who won Best actor in 1995?"))
+    1.0
+    >>> steps = ("Find the ceremony of the academy award ?m, assign it to ?x.", "The answer is ?x.")
+    >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("Who won Best actor in 1995?"))
+    0.0
+    >>> steps = ("Find the population of the record ?m, assign it to ?x.", "The answer is ?x.")
+    >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("What was the population density of Guelph?"))
+    0.0
+    """
+    words = {singular_word(w) for w in attribute_words(_answer_find(candidate, "?x")).split()}
+    if what := _WHAT_OF.match(cues.text):
+        return float(words == {singular_word(w) for w in what.group(1).split()})
+    if cues.count or cues.yes_no:  # what is counted or checked is read by other features
+        return 0.0
+    return float(bool(words) and words <= asked_words(cues.text))
+
+
+#: *what was the population density of ...*: the value asked for, named before *of*
+_WHAT_OF = re.compile(r"^what (?:is|was|are|were) the ((?:\w+ ){0,3}?\w+) of\b")
+
+
+def _time_of_other(candidate: Candidate, cues: Cues) -> float:
+    """1 when a time compared or ranked by is of a kind the question never names (*who won in
+    the 1970s*: not the winner's birth date; *who was born before 1880* names it).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the birth date of the performer ?x, assign it to ?v.", "Make sure ?v is before 1880.")
+    >>> born = Candidate("compare", steps, ())
+    >>> _time_of_other(born, read_cues("Who won before 1880?")), _time_of_other(born, read_cues("Who was born then?"))
+    (1.0, 0.0)
+    >>> steps = ("Find the year of the ceremony ?m, assign it to ?v.", "Make sure ?v is before 1880.")
+    >>> _time_of_other(Candidate("compare", steps, ()), read_cues("Who won before 1880?"))
+    0.0
+    """
+    if candidate.shape not in ("compare", "rank"):
+        return 0.0
+    said = cues.text.split()
+    for step in (s for s in candidate.steps if _ASSIGNS_VALUE.search(s)):
+        words = attribute_words(step).split()
+        kinds = [w for w in words if w not in _TIME_NOUNS]
+        if kinds and len(kinds) < len(words) and not any(_said(kind, said) for kind in kinds):
+            return 1.0
+    return 0.0
+
+
+def _said(noun: str, words: Sequence[str]) -> bool:
+    """Whether a noun or its verb is among the words (*birth*: *born*; *release*: *released*)."""
+    return any(w == noun or _EVENT_VERBS.get(w) == noun or len(os.path.commonprefix((w, noun))) >= 4 for w in words)
+
+
+#: verbs whose event noun shares no stem with them
+_EVENT_VERBS = {"born": "birth", "died": "death", "dead": "death", "die": "death", "dies": "death"}
+
+
+def _who_not_someone(candidate: Candidate, cues: Cues) -> float:
+    """1 when the question asks *who* and the answer is a number, a date or a class, which no
+    one is (*who was the oldest winner*: not the age, not the type of the award).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the age of the winner of the award ?m, assign it to ?x.", "The answer is ?x.")
+    >>> aged = Candidate("lookup", steps, (), answer_kind="literal", answer_datatype="xsd:integer")
+    >>> _who_not_someone(aged, read_cues("Who won in 1995?")), _who_not_someone(aged, read_cues("How old was she?"))
+    (1.0, 0.0)
+    >>> typed = Candidate("lookup", ("Find the type of ?m, assign it to ?x.", "The answer is ?x."), ())
+    >>> _who_not_someone(typed, read_cues("Who won in 1995?"))
+    1.0
+    """
+    typed = _answer_find(candidate, "?x").startswith("Find the type of ")
+    return float(cues.person and (bool(candidate.answer_datatype) or typed))
 
 
 def _answer_find(candidate: Candidate, default: str | None = None) -> str:

@@ -31,6 +31,7 @@ _FUNCTION_WORDS = {
     "maximum": "the maximum highest",
 }
 _IS = re.compile(r"^Make sure \?\w+ is (.+)\.$")
+_DECADE = re.compile(r"^Make sure \?\w+ is in the decade from (\d+)\.$")
 _NO = re.compile(r"^Make sure nothing is (.+)\.$")
 
 
@@ -53,6 +54,8 @@ def _sentence(step: str) -> str:
         return "more than" if match.group(1) == "greater than" else "less than"
     if match := _COMPARE.match(step):
         return f"{match.group(1)} {match.group(2)}"
+    if match := _DECADE.match(step):
+        return f"in the {match.group(1)}s"
     if match := _NO.match(step):
         return "no " + _VAR.sub("", match.group(1)).replace(" of the ", " ").strip()
     if match := _IS.match(step):

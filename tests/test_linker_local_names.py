@@ -126,6 +126,27 @@ def test_a_company_links_without_its_legal_form(tmp_path: Path) -> None:
         assert (best.entity_id, best.match) == (MD + entity, "exact")
 
 
+def test_records_keyed_by_numbers_get_no_names(tmp_path: Path) -> None:
+    """An award with no label, whose IRI is its key (``a1Best_actress``), is a record: no
+    name from its IRI, so *Best actress* links the category alone; where no instance has a
+    label, numbered IRIs are still the names."""
+    rdf_type = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+    graph = tmp_path / "awards.nt"
+    graph.write_text(
+        f'<{MD}Best_actress> <{RDFS_LABEL}> "Best actress" .\n<{MD}Best_actress> <{rdf_type}> <{MO}Category> .\n'
+        + "".join(
+            f"<{MD}a{n}Best_actress> <{rdf_type}> <{MO}Award> .\n"
+            f"<{MD}a{n}Best_actress> <{MO}category> <{MD}Best_actress> .\n"
+            for n in (1, 2)
+        ),
+        encoding="utf-8",
+    )
+    assert build_label_index(open_store("rdflib", paths=[graph])).ids == [MD + "Best_actress"]
+    bare = tmp_path / "bare.nt"
+    bare.write_text("".join(line for line in graph.read_text().splitlines(keepends=True) if RDFS_LABEL not in line))
+    assert MD + "a1Best_actress" in build_label_index(open_store("rdflib", paths=[bare])).ids
+
+
 def test_local_names_can_be_turned_off(store: Store) -> None:
     assert len(build_label_index(store, local_names=False)) == 0
 
