@@ -46,6 +46,7 @@ from nl2sparql.candidates.shapes import (
     is_number,
     mentioned,
     named_at,
+    names_counted,
     not_found_by,
     not_of_class,
     operators,
@@ -171,10 +172,16 @@ class Agent:
         paired = [g for g in grown if g.hops == 2 and any(_parallel(g, h) for h in grown if h is not g)]
         crossed += self._intersections(view, paired[: beam * 2])
         if len(anchors) > 2:  # a third item held too (*American Airlines flights from JFK to LAX*)
-            crossed += self._intersections(view, self._best(question, crossed, scores, 3), firsts[:beam])
+            third = _unique(firsts[:beam] + held)  # a value's holders among them (*in 2001*)
+            crossed += self._intersections(view, self._best(question, crossed, scores, 3), third)
         grown += crossed
         met = [c for c in crossed if not self._named(view, c)]  # the nameless records readings meet at
-        grown += self._met_records(view, self._best(question, met, scores, 3), cues.text, words)
+        def items(c: Candidate) -> int:
+            return sum(a in named for a in c.anchors)
+
+        most = max(map(items, met), default=0)  # and those that the most named items meet at
+        fullest = self._best(question, [c for c in met if items(c) == most], scores, 3)
+        grown += self._met_records(view, _unique(fullest + self._best(question, met, scores, 3)), cues, words)
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
@@ -460,16 +467,18 @@ class Agent:
         return found
 
     def _met_records(
-        self, view: GraphView, crossed: Sequence[Candidate], text: str, words: Set[str]
+        self, view: GraphView, crossed: Sequence[Candidate], cues: Cues, words: Set[str]
     ) -> list[Candidate]:
         """The nameless records two readings meet at (``crossed``: Harper's batting season that
         played for a team season of 2015), read on: a value of it the question names (*how
-        many home runs did Harper hit in 2015*), or the named node at the other end of an edge
-        it was met by, where the edge's words are what the question asks for (*which players
-        born in Cuba played for ...*: the player the record names)."""
+        many home runs did Harper hit in 2015*; *how many measles cases*: the case count), or
+        the named node at the other end of an edge it was met by, where the edge's words are
+        what the question asks for (*which players born in Cuba played for ...*: the player
+        the record names)."""
         found = []
         for reading in crossed:
-            found += [c for c in self._next_hops(view, reading, "?m4", "?c8") if named_at(c.steps[-2], text) >= 0]
+            hops = self._next_hops(view, reading, "?m4", "?c8")  # a value named, or the count counted
+            found += [c for c in hops if named_at(c.steps[-2], cues.text) >= 0 or names_counted(c.steps[-2], cues)]
             for waypoint in _waypoints(reading):
                 marked = [re.sub(re.escape(waypoint) + r"\b", "?w", step) for step in reading.steps]
                 edge = next((m.group(1) for step in marked if (m := _MET_BY.match(step))), "")

@@ -171,6 +171,7 @@ class Cues:
     counted: str = ""  # the words naming what is counted (*albums* in *how many albums*, *the most albums*)
     same: bool = False  # others that share something with a named item (*the same currency as Ecuador*)
     contains: str | None = None  # a word the answer's name must contain
+    starts: bool = False  # ... begin with (*an abbreviation starting with N*)
     #: the question asks for things, not a number (*which country had the highest ...*)
     things: bool = False
     #: the question asks *who* (a person or a thing; never a number or a date)
@@ -187,6 +188,9 @@ class Cues:
     #: the compared number counts things of a class the question names (*more than 3 films*);
     #: set by the agent, which knows the classes
     counts_compared: bool = False
+    #: a comparison with *than* and no number, outside a yes/no question: of two values of one
+    #: thing (*the states where Clinton got a higher percentage than Trump*)
+    against: str | None = None
     text: str = ""  # the question's words, lower-cased, punctuation dropped
 
     @property
@@ -362,12 +366,14 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),
         same=bool(_SAME.search(text)),
-        contains=_contained(question),
+        contains=_contained(question) or _started(question),
+        starts=not _contained(question) and bool(_started(question)),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
         person=bool(_WHO_ASKED.search(text)),
         difference=_difference(text),
         share=_share(text),
         outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
+        against=_outranks(text) if not _YES_NO.search(text) and not compare else None,
         text=" ".join(re.findall(r"\w+", text)),
     )
 
@@ -481,6 +487,19 @@ def _counted(text: str) -> str:
     """The one or two words after *how many*, *number of*, *the most* (what is counted)."""
     match = _COUNTED.search(text)
     return match.group(1) if match else ""
+
+
+def _started(question: str) -> str | None:
+    """The letters a name (or another text) must begin with (*starting with N*).
+
+    >>> _started("Which states have an abbreviation starting with N?"), _started("Which states start here?")
+    ('n', None)
+    """
+    match = _STARTS.search(question)
+    return match.group(1).lower() if match else None
+
+
+_STARTS = re.compile(r"\b(?:start(?:s|ing)?|begin(?:s|ning)?) with (?:the letters? |an? )?['\"]?([A-Za-z0-9]+)")
 
 
 def _contained(question: str) -> str | None:

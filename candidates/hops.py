@@ -18,7 +18,7 @@ from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.memory_bank.statement import Statement
 
 _SLOT = re.compile(r"\?(e[1-9]|cvt)\b")
-_OF = re.compile(r"^the (.+?) of (the .+?) \?e1$")
+_OF = re.compile(r"^the (.+?) of (?:(the .+?) )?\?e1$")
 _TRIPLE_END = re.compile(r"\s\.(?:\s+|$)")
 
 
@@ -128,11 +128,17 @@ def bind_reversed(
     ...               "?e2 is the nickname of the band ?e1", ("http://x/nickname",))
     >>> bind_reversed(s, '"The Stones"', '"The Stones"', "?x").sentence
     'Find the band whose nickname is "The Stones", assign it to ?x.'
+
+    A property with no domain reads its holder as any entity (*the year of ?e1*).
+
+    >>> s = Statement("s3", 1, "?e1 <http://x/year> ?e2 .", ("?e1",), "?e2", "?e2 is the year of ?e1", ("http://x/year",))
+    >>> bind_reversed(s, "2001", "2001", "?x").sentence
+    'Find the entity whose year is 2001, assign it to ?x.'
     """
     edge = edge_of(statement, prefixes)
     match = _OF.match(body(statement))
     if edge is None or edge.direction != "out" or statement.structure != 1 or match is None:
         return None
-    attribute, holder = match.groups()
+    attribute, holder = match.group(1), match.group(2) or "the entity"
     sentence = f"Find {holder} whose {attribute} is {shown}, assign it to {target}."
     return Hop(sentence, (f"{target} <{edge.predicate}> {value} .",), target, statement.id)

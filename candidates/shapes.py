@@ -100,12 +100,13 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, 
                    answer_kind=kind, answer_class="")  # fmt: skip
 
 
-def containing_value(base: Candidate, attribute: Hop, word: str) -> Candidate:
+def containing_value(base: Candidate, attribute: Hop, word: str, start: bool = False) -> Candidate:
     """The ``?x`` whose value of a named attribute contains ``word`` (*the aircraft whose
-    model contains 737*)."""
+    model contains 737*), or with ``start`` begins with it (*an abbreviation starting with N*)."""
     escaped = _escaped(word)
-    steps = (*without_answer(base), attribute.sentence, f'Make sure ?v contains "{escaped}".', _ANSWER)
-    patterns = (*base.patterns, *attribute.patterns, f'FILTER(CONTAINS(LCASE(STR(?v)), "{escaped.lower()}"))')
+    said, function = ("starts with", "STRSTARTS") if start else ("contains", "CONTAINS")
+    steps = (*without_answer(base), attribute.sentence, f'Make sure ?v {said} "{escaped}".', _ANSWER)
+    patterns = (*base.patterns, *attribute.patterns, f'FILTER({function}(LCASE(STR(?v)), "{escaped.lower()}"))')
     return replace(base, shape="contains", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
@@ -122,15 +123,17 @@ def flag_holds(base: Candidate, holds: bool) -> Candidate:
     return replace(base, shape="yes-no", steps=steps, patterns=patterns, head="ASK")
 
 
-def containing(base: Candidate, word: str) -> Candidate:
-    """The ``?x`` whose name (label, else the IRI's local name) contains ``word``."""
+def containing(base: Candidate, word: str, start: bool = False) -> Candidate:
+    """The ``?x`` whose name (label, else the IRI's local name) contains ``word`` (with
+    ``start``, begins with it)."""
     escaped = _escaped(word)
-    steps = (*without_answer(base), f'Make sure ?x contains "{escaped}".', _ANSWER)
+    said, function = ("starts with", "STRSTARTS") if start else ("contains", "CONTAINS")
+    steps = (*without_answer(base), f'Make sure ?x {said} "{escaped}".', _ANSWER)
     name = "COALESCE(?name, STR(?x))"
     patterns = (
         *base.patterns,
         "OPTIONAL { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?name }",
-        f'FILTER(CONTAINS(LCASE({name}), "{escaped.lower()}"))',
+        f'FILTER({function}(LCASE({name}), "{escaped.lower()}"))',
     )
     return replace(base, shape="contains", steps=steps, patterns=patterns)
 
@@ -354,9 +357,21 @@ def named_at(sentence: str, text: str) -> int:
 
     >>> named_at("Find the hire date of the employee ?x, assign it to ?v.", "list employees and their hire date")
     25
+
+    A name of three or four letters is a cut word (a database column's ``abb``, ``pop``,
+    ``desc``): the question's whole word names it.
+
+    >>> named_at("Find the abb of the state ?x, assign it to ?v.", "which states have an abbreviation starting with n")
+    21
     """
     words = attribute_words(sentence)
-    return f" {text} ".find(f" {words} ") if words else -1
+    if not words:
+        return -1
+    found = f" {text} ".find(f" {words} ")
+    if found < 0 and 3 <= len(words) <= 4 and words.isalpha():
+        cut = re.search(rf"(?<!\S){words}[a-z]{{3,}}", text)
+        found = cut.start() if cut else -1
+    return found
 
 
 def attribute_words(sentence: str) -> str:
@@ -619,11 +634,35 @@ def reads_counted(candidate: Candidate, cues: Cues) -> bool:
     >>> lookup = Candidate("lookup", steps, (), answer_kind="literal")
     >>> reads_counted(lookup, read_cues("How many home runs did he hit?"))
     True
+
+    A count noun in the value's name goes without saying (*how many measles cases*: the case
+    count of the report), and the counted words may begin with a kind (*measles*).
+
+    >>> steps = ("Find the case count of ?m, assign it to ?x.", "The answer is ?x.")
+    >>> reads_counted(replace(lookup, steps=steps), read_cues("How many measles cases did Ohio report?"))
+    True
     """
-    step = answer_step(candidate)
     literal = candidate.answer_kind == "literal" and candidate.shape == "lookup"
-    read = [singular_word(w) for w in attribute_words(step).split()] if literal else []
-    return bool(read) and read == [singular_word(w) for w in cues.counted.split()][: len(read)]
+    return literal and names_counted(answer_step(candidate), cues)
+
+
+def names_counted(sentence: str, cues: Cues) -> bool:
+    """Whether the value a ``Find`` sentence reads is named by the words the question counts
+    (*the most pertussis cases*: the case count), a count noun in its name going without
+    saying.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> names_counted("Find the case count of ?m, assign it to ?v.", read_cues("Which state had the most cases?"))
+    True
+    """
+    read = [singular_word(w) for w in attribute_words(sentence).split()]
+    read = [w for w in read if w not in _COUNT_NOUNS] or read
+    counted = [singular_word(w) for w in cues.counted.split()]
+    return bool(read) and read in (counted[: len(read)], counted[-len(read) :])
+
+
+#: words that name a value as a count of what the other words name (*case count*)
+_COUNT_NOUNS = frozenset({"count", "number", "total", "amount", "tally"})
 
 
 def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
@@ -640,13 +679,13 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         if cues.count:
             yield counted(flagged(base, attribute, not cues.negation))
     if cues.contains:
-        yield containing(base, cues.contains)
+        yield containing(base, cues.contains, cues.starts)
         for attribute in (a for a in others if named_at(a.sentence, cues.text) >= 0):
-            yield containing_value(base, attribute, cues.contains)
+            yield containing_value(base, attribute, cues.contains, cues.starts)
             if cues.count:  # *how many earthquakes have Sarangani in their place*
-                yield counted(containing_value(base, attribute, cues.contains))
+                yield counted(containing_value(base, attribute, cues.contains, cues.starts))
         if cues.count:  # *how many airports have "Regional" in their name*
-            yield counted(containing(base, cues.contains))
+            yield counted(containing(base, cues.contains, cues.starts))
     if cues.ranking:
         offset, keep = cues.window or (0, 1)
         for attribute in numbers:
@@ -666,7 +705,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 if other is not attribute and (asked or not cues.things and _asked_of_the_first(other, cues)):
                     kind = "literal" if other in numbers else ""
                     yield ranked_other(base, attribute, other, most or not least, kind)
-        for group in _group_keys(base, keys) if cues.group_rank or cues.count or cues.per_group else ():
+        # a value that is the count the question ranks by is ranked, not counted again
+        counts = (cues.group_rank or cues.count or cues.per_group) and not reads_counted(base, cues)
+        for group in _group_keys(base, keys) if counts else ():
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
@@ -701,6 +742,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 for attribute in numbers:
                     yield grouped(base, group, attribute, function)
     own = [hop for hop in numbers if hop.via == "?x"]  # a value on the way is not one ?x lacks or lists
+    if cues.against and (pair := either_side([hop for hop in numbers if hop.via == "?x"], cues.text)):
+        kept = values_compared(base, *pair, cues.against)
+        yield counted(kept) if cues.count else kept
     if cues.negation:
         for attribute in (*own, *others):
             yield negated(base, attribute)
@@ -710,6 +754,39 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
             yield with_many_columns(base, named, keeps_subject(cues.text, named))
+
+
+def either_side(attributes: Sequence[Hop], text: str) -> tuple[Hop, Hop] | None:
+    """The two values a question compares with *than* (*a higher percentage for Clinton
+    than for Trump*: ``clinton pct`` and ``trump pct``), each named by a word of its own, one
+    before *than* and one after; ``None`` unless there are exactly such two.
+
+    >>> hop = lambda name: Hop(f"Find the {name} of the state ?x, assign it to ?v.", (), "?v", name)
+    >>> pair = either_side([hop("clinton pct"), hop("trump pct"), hop("others pct")],
+    ...                    "in how many states did clinton get a higher percentage than trump")
+    >>> [h.statement_id for h in pair]
+    ['clinton pct', 'trump pct']
+    """
+    than = f" {text} ".find(" than ")
+    words = {id(hop): set(attribute_words(hop.sentence).split()) for hop in attributes}
+    placed = []
+    for hop in attributes:
+        own = words[id(hop)] - {w for other in attributes if other is not hop for w in words[id(other)]}
+        at = [f" {text} ".find(f" {w} ") for w in own if len(w) > 2]
+        if any(a >= 0 for a in at):
+            placed.append((min(a for a in at if a >= 0), hop))
+    before = [hop for at, hop in placed if at < than]
+    after = [hop for at, hop in placed if at > than]
+    return (before[0], after[0]) if than > 0 and len(before) == 1 and len(after) == 1 else None
+
+
+def values_compared(base: Candidate, first: Hop, second: Hop, op: str) -> Candidate:
+    """The ``?x`` whose value ``first`` compares so with its value ``second``."""
+    other = replace(second, sentence=second.sentence.replace("?v", "?w"),
+                    patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in second.patterns))  # fmt: skip
+    steps = (*without_answer(base), first.sentence, other.sentence, f"Make sure ?v is {op} ?w.", _ANSWER)
+    patterns = (*base.patterns, *first.patterns, *other.patterns, f"FILTER({condition('?v', op, '?w')})")
+    return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
 def _listed(chosen: Candidate, cues: Cues) -> Iterator[Candidate]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from nl2sparql.candidates.anchors import asked_words
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
-from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, reads_counted
+from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, names_counted, reads_counted
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -47,7 +47,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
      "compare"),
     (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type "), "negation"),
     (re.compile(r"^Make sure \?x is not (?!of type )"), "same"),
-    (re.compile(r"^Make sure \?\w+ contains "), "contains"),
+    (re.compile(r"^Make sure \?\w+ (contains|starts with) "), "contains"),
     (re.compile(r"^The answer is whether "), "yes-no"),
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
     (re.compile(r"^Compute \?\w+ minus "), "difference"),
@@ -84,7 +84,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "count": cues.count or cues.group_rank or cues.counts_compared,
         "yes-no": cues.yes_no,
         "rank": cues.ranking,
-        "compare": cues.compare is not None or cues.outranks is not None or bool(cues.placed),
+        "compare": cues.compare is not None or cues.outranks is not None or bool(cues.placed) or bool(cues.against),
         # *which ... the highest* ranks things, and *in which year was it the highest* ranks
         # the years: a superlative names no maximum there
         "aggregate": bool(cues.aggregates) and not cues.things and not (cues.value and not cues.named_functions),
@@ -212,8 +212,11 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
     0.0
     """
     words = {singular_word(w) for w in attribute_words(_answer_find(candidate, "?x")).split()}
-    if what := _WHAT_OF.match(cues.text):
-        return float(words == {singular_word(w) for w in what.group(1).split()})
+    if what := _WHAT_OF.match(cues.text):  # the whole value asked, or a cut name of it (*abb*)
+        asked = what.group(1)
+        whole = words == {singular_word(w) for w in asked.split()}
+        cut = len(words) == 1 and " " not in asked and named_at(_answer_find(candidate, "?x"), asked) == 0
+        return float(whole or cut)
     if cues.count or cues.yes_no:  # what is counted or checked is read by other features
         return 0.0
     return float(bool(words) and words <= asked_words(cues.text))
@@ -342,7 +345,9 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     valued = [s for s in candidate.steps if _ASSIGNS_VALUE.search(s) or (asks_measure and s.endswith("to ?x."))]
     # *the lightest*: a weight, whatever kind (*body weight in kilograms*)
     measured = [s for s in valued if any(f" {attribute_words(s)}".endswith(f" {noun}") for noun in measures)]
-    return float(bool(measured) or any(named_at(step, text) >= 0 for step in valued))
+    # *the most pertussis cases*: the case count, a number the graph keeps of the things counted
+    counted = [s for s in valued if _ASSIGNS_VALUE.search(s) and names_counted(s, cues)]
+    return float(bool(measured or counted) or any(named_at(step, text) >= 0 for step in valued))
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:

@@ -62,6 +62,8 @@ def _sentence(step: str) -> str:
         return f"is {match.group(1)}"
     if step.startswith("Make sure") and " contains " in step:
         return "named " + step.split(" contains ", 1)[1].rstrip(".")
+    if step.startswith("Make sure") and " starts with " in step:
+        return "starting with " + step.split(" starts with ", 1)[1].rstrip(".")
     if "whether" in step:
         return "is it true"
     if " and ?" in step and step.startswith("The answer is"):
