@@ -56,6 +56,9 @@ from nl2sparql.candidates.shapes import (
     whether,
     with_many_columns,
 )
+from nl2sparql.candidates.shapes import (
+    counted as counting,
+)
 from nl2sparql.candidates.units import unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
@@ -244,19 +247,20 @@ class Agent:
                 final += self._counted_per(view, typed, anchors, cues)
         if cues.negation:  # things of the class asked for that are not of another class named
             others = [a for a in anchors if a.kind == "class" and not a.asked]
-            final += [not_of_class(b, a.term, a.name) for b in wholes for a in others if _kin(view, b, a.term)]
+            absent = [not_of_class(b, a.term, a.name) for b in wholes for a in others if _kin(view, b, a.term)]
             # and those that a reading of a named item finds none of (*which airlines did not fly to O'Hare*)
             finders = [c for c in pool if c.anchors and c.answer_class == "named" and not c.steps[0].startswith(TYPED)]
-            final += [n for w in wholes[:1] for r in finders[: beam // 2] if (n := not_found_by(w, r))]
+            absent += [n for w in wholes[:1] for r in finders[: beam // 2] if (n := not_found_by(w, r))]
             # or the things a reading of one item finds that a reading of another finds none of
             # (*which contestants of Season 6 never won an episode*)
             singles = [c for c in firsts + grown if len(c.anchors) == 1 and not c.steps[0].startswith(TYPED)]
             kinds_of = (with_kind(c) for c in self._best(question, singles, scores, beam, each=2))
             ones = [k for k in kinds_of if k.answer_class == "named"]
-            final += [
+            absent += [
                 n for w in ones[:2] for r in ones[: beam // 2]
                 if not set(w.anchors) & set(r.anchors) and (n := not_found_by(w, r))
             ]  # fmt: skip
+            final += absent + ([counting(n) for n in absent] if cues.count else [])  # *how many ... are not*
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
         # one number at two named items: subtracted, or compared yes or no
@@ -389,13 +393,14 @@ class Agent:
 
     def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
         """With nothing grounded, the values of the attributes the question names (*which
-        years does the data cover*: the year of every observation), at most ``beam`` of them."""
+        years does the data cover*: the year of every observation), by all their words or by
+        their head noun (*the highest salary*: the nine-month salary), at most ``beam`` of them."""
         asked = {singular_word(w) for w in text.split()}
         found = []
         statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
         for statement in statements:
-            words = attribute_words(f"Find {body(statement)}").split()
-            if not words or words[0] == "type" or not {singular_word(w) for w in words} <= asked:
+            words = [singular_word(w) for w in attribute_words(f"Find {body(statement)}").split()]
+            if not words or words[0] == "type" or not (set(words) <= asked or words[-1] in asked):
                 continue
             hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
             if view.reaches(hop.patterns):

@@ -14,7 +14,7 @@ from typing import Any
 from nl2sparql.candidates.candidate import Anchor
 from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
 from nl2sparql.candidates.shapes import is_number
-from nl2sparql.kg.grounding import category_code
+from nl2sparql.kg.grounding import CATEGORY_HOLDERS, category_code
 from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.kg.verbs import agent_nouns
 
@@ -300,15 +300,19 @@ def _overlaps(one: tuple[int, int], other: tuple[int, int]) -> bool:
 
 def _common_name(value: Any) -> bool:
     """A name the question writes as a common word: *money* is not the artist *Money*; but
-    a category in capitals is a common word written so (*won*: the outcome *WIN*).
+    a category held by several nodes is a common word written so (*won*: the outcome *WIN*;
+    *female*: the sex *Female* of 39 faculty members).
 
     >>> from nl2sparql.kg.grounding import ValueMatch
-    >>> [_common_name(ValueMatch(name, None, (), mention, 1.0, count=count)) for name, mention, count in
-    ...  (("Money", "money", 1), ("Money", "Money", 1), ("WIN", "won", 190), ("PER", "per", 1))]
+    >>> named = (("Money", "money", 1), ("Money", "Money", 1), ("WIN", "won", 190), ("PER", "per", 1))
+    >>> [_common_name(ValueMatch(name, None, (), mention, 1.0, count=n)) for name, mention, n in named]
     [True, False, False, True]
+    >>> _common_name(ValueMatch("Female", None, (), "female", 1.0, count=39))
+    False
     """
     mention, name = value.mention.strip(), value.value
-    category = category_code(name, getattr(value, "count", 0))
+    holders = getattr(value, "count", 0)
+    category = category_code(name, holders) or (name.lower() == mention.lower() and holders >= CATEGORY_HOLDERS)
     return " " not in mention and mention.islower() and name != name.lower() and not category
 
 

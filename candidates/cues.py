@@ -478,9 +478,16 @@ def _aggregates(text: str) -> tuple[str, ...]:
         found.append("maximum")
     elif _LEAST.fullmatch(word):
         found.append("minimum")
-    if _window(text):
+    if _window(text) or _HELD_EXTREME.search(text):  # *the member with the highest salary*: a ranking
         found = [name for name in found if name not in ("maximum", "minimum")]
     return tuple(dict.fromkeys(found))
+
+
+#: a superlative a thing holds (*the faculty member with the highest salary*): it ranks the
+#: things, no maximum of the value is asked
+_HELD_EXTREME = re.compile(
+    r"\b(?:with|has|have|had|whose) the (?:maximum|highest|largest|biggest|minimum|lowest|smallest|least)\b"
+)
 
 
 def _counted(text: str) -> str:

@@ -28,7 +28,7 @@ FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
     "answers_type", "value_named", "negated_scope", "group_named", "who_not_someone", "answer_asked",
-    "nameless_answer", "time_of_other",
+    "nameless_answer", "time_of_other", "ranked_as_said",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -135,6 +135,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         # an answer a reader knows by name, not a nameless record (*the award whose winner ...*)
         "nameless_answer": float(candidate.answer_nameless and "?x" in candidate.head.split()),
         "time_of_other": _time_of_other(candidate, cues),
+        "ranked_as_said": _ranked_as_said(candidate, cues),
     }
 
 
@@ -211,11 +212,12 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
     >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("What was the population density of Guelph?"))
     0.0
     """
-    words = {singular_word(w) for w in attribute_words(_answer_find(candidate, "?x")).split()}
-    if what := _WHAT_OF.match(cues.text):  # the whole value asked, or a cut name of it (*abb*)
-        asked = what.group(1)
-        whole = words == {singular_word(w) for w in asked.split()}
-        cut = len(words) == 1 and " " not in asked and named_at(_answer_find(candidate, "?x"), asked) == 0
+    read = [singular_word(w) for w in attribute_words(_answer_find(candidate, "?x")).split()]
+    words = set(read)
+    if what := _WHAT_OF.match(cues.text):  # the whole value asked (by its head noun too), or a cut name of it
+        asked = [singular_word(w) for w in what.group(1).split()]
+        whole = set(asked) <= words and read[-1:] == asked[-1:]  # *salary*: the nine-month salary
+        cut = len(words) == 1 and len(asked) == 1 and named_at(_answer_find(candidate, "?x"), asked[0]) == 0
         return float(whole or cut)
     if cues.count or cues.yes_no:  # what is counted or checked is read by other features
         return 0.0
@@ -224,6 +226,30 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
 
 #: *what was the population density of ...*: the value asked for, named before *of*
 _WHAT_OF = re.compile(r"^what (?:is|was|are|were) the ((?:\w+ ){0,3}?\w+) of\b")
+
+
+def _ranked_as_said(candidate: Candidate, cues: Cues) -> float:
+    """1 when a ranking ranks by (or an aggregate computes) the value the question names right
+    after its superlative (*the member with the most years of service*: by the years of
+    service, not the salary; *the most home runs*: their maximum or a ranking by them).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the years of service of the member ?x, assign it to ?v.", "Rank ?x by ?v in descending order.")
+    >>> question = "What is the salary of the member with the most years of service?"
+    >>> _ranked_as_said(Candidate("rank", steps, ()), read_cues(question))
+    1.0
+    """
+    if candidate.shape not in ("rank", "aggregate"):
+        return 0.0
+    ranked = [attribute_words(s) for s in candidate.steps if s.startswith("Find ") and s.endswith("assign it to ?v.")]
+    after = [" ".join(cues.text[m.end() :].split()[:4]) for m in _SUPERLATIVE.finditer(cues.text)]
+    return float(any(words and f"{phrase} ".startswith(f"{words} ") for words in ranked for phrase in after))
+
+
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|least|highest|lowest|largest|smallest|fewest|greatest|biggest|longest|shortest|oldest|youngest"
+    r"|latest|earliest|heaviest|lightest)\b"
+)
 
 
 def _time_of_other(candidate: Candidate, cues: Cues) -> float:
@@ -337,6 +363,9 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the body weight in kilograms of the mammal ?x, assign it to ?v.",)
     >>> _attribute_named(Candidate("rank", steps, ()), read_cues("Which mammal is the lightest?"))
     1.0
+    >>> steps = ("Find the nine-month salary in dollars of the member ?m, assign it to ?v.",)
+    >>> _attribute_named(Candidate("rank", steps, ()), read_cues("What are the three highest salaries?"))
+    1.0
     """
     measures = [noun for word in cues.text.split() for noun in MEASURED_BY.get(word, ())]
     text = " ".join((cues.text, *measures))
@@ -347,7 +376,19 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
     measured = [s for s in valued if any(f" {attribute_words(s)}".endswith(f" {noun}") for noun in measures)]
     # *the most pertussis cases*: the case count, a number the graph keeps of the things counted
     counted = [s for s in valued if _ASSIGNS_VALUE.search(s) and names_counted(s, cues)]
-    return float(bool(measured or counted) or any(named_at(step, text) >= 0 for step in valued))
+    # *the highest salaries*: the nine-month salary, named by its head noun
+    said = {singular_word(w) for w in cues.text.split()}
+    headed = [s for s in valued if (head := attribute_words(s).split()[-1:]) and _head_named(head[0], said)]
+    return float(bool(measured or counted or headed) or any(named_at(step, text) >= 0 for step in valued))
+
+
+def _head_named(head: str, said: set[str]) -> bool:
+    """Whether a value's head noun is among the question's words, and is no noun any value
+    may end in (*date*, *number*, *name*)."""
+    return singular_word(head) in said and head not in _TIME_NOUNS | _COUNT_NOUNS | {"name", "code", "type", "id"}
+
+
+_COUNT_NOUNS = frozenset({"count", "number", "total", "amount"})
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:

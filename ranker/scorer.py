@@ -34,7 +34,8 @@ from nl2sparql.ranker.reading import reading
 #: grouping by what the question names after *each* breaks ties; a number, a date or a class
 #: answering *who* costs more than an operator missing; answering by the edge the question asks
 #: for (*who won*: the winner) breaks ties, and so do nameless records answering
-#: and a time of a kind the question never names compared or ranked by
+#: and a time of a kind the question never names compared or ranked by; ranking by the value
+#: named right after the superlative breaks ties
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -57,6 +58,7 @@ WEIGHTS: Mapping[str, float] = {
     "answer_asked": 0.1,
     "nameless_answer": -0.1,
     "time_of_other": -0.1,
+    "ranked_as_said": 0.1,
 }
 
 
