@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from nl2sparql.candidates.anchors import anchors_of, asked_words, named_spans, naming
+from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, named_spans, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
@@ -132,7 +132,8 @@ class Agent:
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
         anchors = anchors_of(grounding, self.limits, cues)
-        cues = read_cues(getattr(grounding, "question", question), named_spans(grounding, anchors))
+        if names := named_spans(grounding, anchors):  # their words open no operator
+            cues = read_cues(getattr(grounding, "question", question), names)
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
         # *more than one Oscar*: things the graph calls otherwise, counted where they reach each
@@ -178,13 +179,7 @@ class Agent:
             third = _unique(firsts[:beam] + held)  # a value's holders among them (*in 2001*)
             crossed += self._intersections(view, self._best(question, crossed, scores, 3), third)
         grown += crossed
-        met = [c for c in crossed if not self._named(view, c)]  # the nameless records readings meet at
-        def items(c: Candidate) -> int:
-            return sum(a in named for a in c.anchors)
-
-        most = max(map(items, met), default=0)  # and those that the most named items meet at
-        fullest = self._best(question, [c for c in met if items(c) == most], scores, 3)
-        grown += self._met_records(view, _unique(fullest + self._best(question, met, scores, 3)), cues, words)
+        grown += self._met_records(view, self._records_met(question, view, crossed, named, scores), cues, words)
         if cues.same:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
@@ -449,7 +444,7 @@ class Agent:
         for step in self._next_hops(view, reading, "?m5", "?c7"):
             if f"<{RDF_TYPE}>" in step.patterns[-1] or not self._named(view, step):
                 continue
-            if _asks_for(attribute_words(step.steps[-2]), words) or (
+            if asks_for(attribute_words(step.steps[-2]), words) or (
                 asked and self._typed(view, step, asked).answer_class == "named"
             ):
                 found.append(step)
@@ -471,6 +466,20 @@ class Agent:
                 found += self._stepped_out(view, record, asked, words)
         return found
 
+    def _records_met(
+        self, question: str, view: GraphView, crossed: Sequence[Candidate], named: Sequence[str], scores: Scores
+    ) -> list[Candidate]:
+        """The nameless records readings meet at: the best three that the most named items meet
+        at (*measles*, *California* and *2001* at one report), then the best three of all."""
+        met = [c for c in crossed if not self._named(view, c)]
+
+        def items(reading: Candidate) -> int:
+            return sum(a in named for a in reading.anchors)
+
+        most = max(map(items, met), default=0)
+        fullest = self._best(question, [c for c in met if items(c) == most], scores, 3)
+        return _unique(fullest + self._best(question, met, scores, 3))
+
     def _met_records(
         self, view: GraphView, crossed: Sequence[Candidate], cues: Cues, words: Set[str]
     ) -> list[Candidate]:
@@ -488,7 +497,7 @@ class Agent:
                 marked = [re.sub(re.escape(waypoint) + r"\b", "?w", step) for step in reading.steps]
                 edge = next((m.group(1) for step in marked if (m := _MET_BY.match(step))), "")
                 thing = _answered_by(reading, waypoint)
-                if _asks_for(edge, words) and self._named(view, thing):
+                if asks_for(edge, words) and self._named(view, thing):
                     found.append(thing)
         return found
 
@@ -1139,12 +1148,7 @@ def _is_flag(term: Any) -> bool:
 def _reads_asked(candidate: Candidate, words: Set[str]) -> bool:
     """Whether the reading's last hop finds what the question asks for (*the manufacturer of
     the aircraft ?m*, where it asks *which manufacturers*)."""
-    return _asks_for(attribute_words(answer_step(candidate)), words)
-
-
-def _asks_for(edge: str, words: Set[str]) -> bool:
-    """Whether an edge's words (*pitcher*, *player*) are among those the question asks for."""
-    return bool(edge) and {singular_word(w) for w in edge.split()} <= words
+    return asks_for(attribute_words(answer_step(candidate)), words)
 
 
 def _numeric(text: str) -> bool:

@@ -8,7 +8,7 @@ weak and partial matches, and the numbers the question uses as operands, are lef
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
@@ -245,6 +245,16 @@ def asked_words(question: str) -> set[str]:
     for match in _WHO.finditer(question.lower()):
         found |= _before_modifier(match.group(1).split()) if match.group(1) else agent_nouns(match.group(2))
     return found
+
+
+def asks_for(edge: str, words: Set[str]) -> bool:
+    """Whether an edge's words (*pitcher*, *player*) are among those the question asks for
+    (:func:`asked_words`).
+
+    >>> asks_for("winner", asked_words("Who won Best actor in 1995?")), asks_for("ceremony", {"winner"})
+    (True, False)
+    """
+    return bool(edge) and {singular_word(w) for w in edge.split()} <= words
 
 
 def _before_modifier(words: list[str]) -> set[str]:

@@ -343,10 +343,11 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     'who won the best actor award'
     """
     if names:
-        return replace(read_cues(_masked(question, names)), text=read_cues(question).text)
+        return replace(read_cues(_masked(question, names)), text=_words(question))
     text = " ".join(question.lower().split())
     compare, compare_unit = _comparison(text)
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
+    contained, started = _contained(question), _started(question)
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
@@ -366,16 +367,21 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         by_total=bool(_BY_TOTAL.search(text)),
         counted=_counted(text),
         same=bool(_SAME.search(text)),
-        contains=_contained(question) or _started(question),
-        starts=not _contained(question) and bool(_started(question)),
+        contains=contained or started,
+        starts=not contained and bool(started),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
         person=bool(_WHO_ASKED.search(text)),
         difference=_difference(text),
         share=_share(text),
         outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
         against=_outranks(text) if not _YES_NO.search(text) and not compare else None,
-        text=" ".join(re.findall(r"\w+", text)),
+        text=_words(question),
     )
+
+
+def _words(question: str) -> str:
+    """The question's words, lower-cased, punctuation dropped (:attr:`Cues.text`)."""
+    return " ".join(re.findall(r"\w+", question.lower()))
 
 
 def _masked(question: str, spans: Sequence[tuple[int, int]]) -> str:

@@ -92,12 +92,17 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, 
     ('SELECT DISTINCT ?w', 'The answer is ?w.', 'ORDER BY ASC(?v) LIMIT 1')
     """
     chosen = ranked(base, attribute, descending, 0, 1)
-    answer = replace(other, sentence=other.sentence.replace("?v", "?w"),
-                     patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in other.patterns))  # fmt: skip
+    answer = _to_w(other)
     steps = (*chosen.steps[:-2], answer.sentence, chosen.steps[-2], "The answer is ?w.")
     # the answer is ?w, whose class the base's (that of ?x) does not tell
     return replace(chosen, steps=steps, patterns=chosen.patterns + answer.patterns, head="SELECT DISTINCT ?w",
                    answer_kind=kind, answer_class="")  # fmt: skip
+
+
+def _to_w(hop: Hop) -> Hop:
+    """``hop`` reading its value into ``?w`` (its helper ``?c3`` as ``?c4``), beside another's ``?v``."""
+    return replace(hop, sentence=hop.sentence.replace("?v", "?w"),
+                   patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in hop.patterns))  # fmt: skip
 
 
 def containing_value(base: Candidate, attribute: Hop, word: str, start: bool = False) -> Candidate:
@@ -656,13 +661,13 @@ def names_counted(sentence: str, cues: Cues) -> bool:
     True
     """
     read = [singular_word(w) for w in attribute_words(sentence).split()]
-    read = [w for w in read if w not in _COUNT_NOUNS] or read
+    read = [w for w in read if w not in COUNT_NOUNS] or read
     counted = [singular_word(w) for w in cues.counted.split()]
     return bool(read) and read in (counted[: len(read)], counted[-len(read) :])
 
 
 #: words that name a value as a count of what the other words name (*case count*)
-_COUNT_NOUNS = frozenset({"count", "number", "total", "amount", "tally"})
+COUNT_NOUNS = frozenset({"count", "number", "total", "amount", "tally"})
 
 
 def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
@@ -742,7 +747,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
                 for attribute in numbers:
                     yield grouped(base, group, attribute, function)
     own = [hop for hop in numbers if hop.via == "?x"]  # a value on the way is not one ?x lacks or lists
-    if cues.against and (pair := either_side([hop for hop in numbers if hop.via == "?x"], cues.text)):
+    if cues.against and (pair := either_side(own, cues.text)):
         kept = values_compared(base, *pair, cues.against)
         yield counted(kept) if cues.count else kept
     if cues.negation:
@@ -782,8 +787,7 @@ def either_side(attributes: Sequence[Hop], text: str) -> tuple[Hop, Hop] | None:
 
 def values_compared(base: Candidate, first: Hop, second: Hop, op: str) -> Candidate:
     """The ``?x`` whose value ``first`` compares so with its value ``second``."""
-    other = replace(second, sentence=second.sentence.replace("?v", "?w"),
-                    patterns=tuple(p.replace("?v", "?w").replace("?c3", "?c4") for p in second.patterns))  # fmt: skip
+    other = _to_w(second)
     steps = (*without_answer(base), first.sentence, other.sentence, f"Make sure ?v is {op} ?w.", _ANSWER)
     patterns = (*base.patterns, *first.patterns, *other.patterns, f"FILTER({condition('?v', op, '?w')})")
     return replace(base, shape="compare", steps=steps, patterns=patterns, hops=base.hops + 1)

@@ -19,10 +19,10 @@ import os
 import re
 from collections.abc import Sequence
 
-from nl2sparql.candidates.anchors import asked_words
+from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
-from nl2sparql.candidates.shapes import FLIPPED, attribute_words, named_at, names_counted, reads_counted
+from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -212,16 +212,17 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
     >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("What was the population density of Guelph?"))
     0.0
     """
-    read = [singular_word(w) for w in attribute_words(_answer_find(candidate, "?x")).split()]
-    words = set(read)
+    found = _answer_find(candidate, "?x")
+    edge = attribute_words(found)
+    read = [singular_word(w) for w in edge.split()]
     if what := _WHAT_OF.match(cues.text):  # the whole value asked (by its head noun too), or a cut name of it
         asked = [singular_word(w) for w in what.group(1).split()]
-        whole = set(asked) <= words and read[-1:] == asked[-1:]  # *salary*: the nine-month salary
-        cut = len(words) == 1 and len(asked) == 1 and named_at(_answer_find(candidate, "?x"), asked[0]) == 0
+        whole = set(asked) <= set(read) and read[-1:] == asked[-1:]  # *salary*: the nine-month salary
+        cut = len(set(read)) == 1 and len(asked) == 1 and named_at(found, asked[0]) == 0
         return float(whole or cut)
     if cues.count or cues.yes_no:  # what is counted or checked is read by other features
         return 0.0
-    return float(bool(words) and words <= asked_words(cues.text))
+    return float(asks_for(edge, asked_words(cues.text)))
 
 
 #: *what was the population density of ...*: the value asked for, named before *of*
@@ -385,10 +386,7 @@ def _attribute_named(candidate: Candidate, cues: Cues) -> float:
 def _head_named(head: str, said: set[str]) -> bool:
     """Whether a value's head noun is among the question's words, and is no noun any value
     may end in (*date*, *number*, *name*)."""
-    return singular_word(head) in said and head not in _TIME_NOUNS | _COUNT_NOUNS | {"name", "code", "type", "id"}
-
-
-_COUNT_NOUNS = frozenset({"count", "number", "total", "amount"})
+    return singular_word(head) in said and head not in _TIME_NOUNS | COUNT_NOUNS | {"name", "code", "type", "id"}
 
 
 def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -> float:
