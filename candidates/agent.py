@@ -43,7 +43,6 @@ from nl2sparql.candidates.shapes import (
     flag_holds,
     flag_read,
     function_in_name,
-    is_number,
     mentioned,
     named_at,
     names_counted,
@@ -59,7 +58,7 @@ from nl2sparql.candidates.shapes import (
 from nl2sparql.candidates.shapes import (
     counted as counting,
 )
-from nl2sparql.candidates.units import unit
+from nl2sparql.candidates.units import is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.memory_bank.statement import Statement
@@ -78,6 +77,8 @@ class Scorer(Protocol):
 Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
 _X = re.compile(r"\?x\b")
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+#: a pattern that types the things found, ``?x``, by a class
+_TYPES_X = re.compile(rf"^\?x (?:a|<{re.escape(RDF_TYPE)}>) <([^>]+)> \.$")
 _CLASS_OF = re.compile(r"^Find the type of ")
 _ANSWER = "The answer is ?x."
 #: the bank's statements (most used first) read for attributes a question names with nothing grounded
@@ -207,6 +208,8 @@ class Agent:
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
             pool += [with_kind(s) for c in pool for s in self._through_records(view, c, asked, words)]
+        if cues.count:  # *how many microarchitectures does Intel have processors of*: the code names, typed
+            pool += self._typed_as_counted(view, pool, [a for a in anchors if a.kind == "class" and _counts(a, cues)])
         final = list(pool)
         if cues.yes_no:  # every grounded item's best readings, each checked against the others
             checked = self._best(question, firsts + grown, scores, beam * 2, each=beam // 2)
@@ -269,7 +272,8 @@ class Agent:
             final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
-            final = [self._typed_groups(view, c, classes, asked) if _answers_groups(c) else c for c in final]
+            counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and _counts(a, cues)}
+            final = [self._typed_groups(view, c, classes, asked, counts) if _answers_groups(c) else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
         return [candidate.scored(score) for candidate, score in ranked]
@@ -333,10 +337,37 @@ class Agent:
             candidate, answer_kind=kind, answer_class=named, answer_datatype=datatype, answer_nameless=nameless
         )
 
-    def _typed_groups(self, view: GraphView, candidate: Candidate, classes: set[str], asked: set[str]) -> Candidate:
+    def _typed_as_counted(
+        self, view: GraphView, pool: Sequence[Candidate], counted: Sequence[Anchor]
+    ) -> list[Candidate]:
+        """The readings that find things of a class the question counts without saying so
+        (the code names of Intel's processors are microarchitectures), typed with it, the
+        best ``beam // 2``; none where a reading of another item already finds things of it
+        (*how many bakers competed in series broadcast on Channel 4*: bakers contestant in them)."""
+        found = []
+        for anchor in counted[:1]:
+            typed_as = f"?x <{RDF_TYPE}> {anchor.term} ."
+            if any(typed_as in r.patterns and len(r.anchors) > 1 for r in pool):
+                continue
+            for reading in (r for r in pool if r.answer_kind == "uri" and r.answer_class == "named"):
+                if typed_as in reading.patterns or anchor.name in reading.anchors:
+                    continue
+                if view.reaches((*reading.patterns, typed_as)):
+                    steps = (*_steps(reading), f"{TYPED}{anchor.name}, assign it to ?x.", _ANSWER)
+                    found.append(replace(reading, steps=steps, patterns=(*reading.patterns, typed_as),
+                                         anchors=(*reading.anchors, anchor.name)))  # fmt: skip
+        return found[: self.limits.beam // 2]
+
+    def _typed_groups(
+        self, view: GraphView, candidate: Candidate, classes: set[str], asked: set[str], counted: set[str]
+    ) -> Candidate:
         """A grouping typed by its groups ``?g``, read off the patterns that reach them alone
-        (the groups of one relation are the same for every number summed over them)."""
+        (the groups of one relation are the same for every number summed over them). The class
+        the question counts is no class of the groups (*for each brand, how many drives*:
+        drives are counted), where the candidate counts things of it."""
         grouping = tuple(p for p in candidate.patterns if re.search(r"\?g\b", p))
+        counted = counted & {m.group(1) for p in candidate.patterns if (m := _TYPES_X.match(p))}
+        classes, asked = classes - counted, asked - counted
         typed = self._typed(view, replace(candidate, patterns=grouping), classes, "?g", asked)
         return replace(
             candidate,
@@ -391,7 +422,8 @@ class Agent:
         years does the data cover*: the year of every observation), by all their words or by
         their head noun (*the highest salary*: the nine-month salary), at most ``beam`` of them."""
         asked = {singular_word(w) for w in text.split()}
-        found = []
+        found: list[Candidate] = []
+        holders: list[Candidate] = []
         statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
         for statement in statements:
             words = [singular_word(w) for w in attribute_words(f"Find {body(statement)}").split()]
@@ -402,9 +434,21 @@ class Agent:
                 # of every holder, so the sentence names none (*the year of an observation*)
                 sentence = _ANY_HOLDER.sub(_any_holder, hop.sentence, count=1).replace(" ?m,", ",")
                 found.append(Candidate("lookup", (sentence, _ANSWER), hop.patterns))
+                holders += self._every_holder(view, hop)
             if len(found) >= self.limits.beam:
                 break
-        return found
+        return found + _unique(holders)[:1]
+
+    def _every_holder(self, view: GraphView, hop: Hop) -> list[Candidate]:
+        """All the things of the class that holds an attribute (*for each sex, what is the
+        average salary*: every faculty member, whose sex groups them), named as the hop
+        names it; none where its holders are of no class."""
+        kind = re.search(r" of the (.+?) \?m\b", hop.sentence)
+        found = view.sample((*hop.patterns, f"?m <{RDF_TYPE}> ?t ."), "?t", 1)
+        if kind is None or not found or found[0].type != "uri":
+            return []
+        step = f"{TYPED}{kind.group(1)}, assign it to ?x."
+        return [Candidate("lookup", (step, _ANSWER), (f"?x <{RDF_TYPE}> <{found[0].value}> .",))]
 
     def _next_hops(
         self, view: GraphView, base: Candidate, middle: str = "?m", helper: str = "?c2"

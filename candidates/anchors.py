@@ -13,7 +13,7 @@ from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
 from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
-from nl2sparql.candidates.shapes import is_number
+from nl2sparql.candidates.units import is_number
 from nl2sparql.kg.grounding import CATEGORY_HOLDERS, category_code
 from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.kg.verbs import agent_nouns
@@ -65,7 +65,9 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     # *Season 6* leaves room for *contestants*), nor does one matched far below the best
     classes = [c for c in _whole_first(grounding.classes) if not _kind_of_named(c, spans, text)]
     top = max((float(c.score) for c in classes), default=0.0)
-    classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top][: limits.classes]
+    classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top]
+    # the class the question asks for keeps its place (*which sockets do the processors of X use*)
+    classes = sorted(classes, key=lambda c: not _asked(c.name, text))[: limits.classes]
     found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
     operands = _operands(cues) if cues is not None else set()
     named = [span for e, span in zip(kept, spans, strict=True) if getattr(e, "match", "") == "exact"]
@@ -82,6 +84,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and not _searched(v, searched)
         and not _inside_name(getattr(v, "span", (0, 0)), named)
         and tuple(getattr(v, "span", (0, 0))) not in classed
+        and not _year_said(v, grounding.values, text)
     ]
     chosen = _outermost(values)[: limits.values]
     for value in chosen:
@@ -112,6 +115,25 @@ def named_spans(grounding: Any, anchors: Sequence[Anchor]) -> list[tuple[int, in
         for e in grounding.entities
         if _iri_term(e.entity_id) in terms and e.match == "exact" and any(c.isupper() for c in e.mention)
     ]
+
+
+def _year_said(value: Any, values: Sequence[Any], text: str) -> bool:
+    """Whether a number is a year that dates hold, written as one and held as a date more often
+    than as this number (*released in 2020*: no write speed of 2020; but *in 2016* is the
+    season year where seasons keep their year as a number).
+
+    >>> from nl2sparql.kg.grounding import ValueMatch
+    >>> speed = ValueMatch("2020", "integer", ("http://x/speed",), "2020", 1.1, (23, 27), "number", count=1)
+    >>> day = ValueMatch("2020-05-27", "date", ("http://x/released",), "2020", 0.8, (23, 27), "year of date", count=9)
+    >>> said = [speed, day]
+    >>> _year_said(speed, said, "which were released in 2020"), _year_said(speed, said, "a speed of 2020")
+    (True, False)
+    """
+    span = tuple(value.span)
+    dated = sum(getattr(v, "count", 0) for v in values if v.match == "year of date" and tuple(v.span) == span)
+    if value.match != "number" or dated <= getattr(value, "count", 0):
+        return False
+    return bool(re.search(r"\b(?:in|during)\s*$", text[: span[0]], re.IGNORECASE))
 
 
 def years_of_dates(values: Sequence[Any], operands: set[str]) -> list[Anchor]:

@@ -341,6 +341,12 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     (True, False)
     >>> read_cues(question, [(12, 22)]).text
     'who won the best actor award'
+
+    *How many more ... than* asks for a difference; it ranks nothing:
+
+    >>> cues = read_cues("How many more threads than cores does the Ryzen 9 3950X have?")
+    >>> cues.difference, cues.most, cues.group_rank, cues.against
+    ('first', False, False, None)
     """
     if names:
         return replace(read_cues(_masked(question, names)), text=_words(question))
@@ -349,6 +355,9 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
     contained, started = _contained(question), _started(question)
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
+    difference = _difference(text)
+    if difference:  # *how many more threads than cores*: a difference, no ranking, nothing compared
+        bare = _HOW_MANY_MORE.sub(" ", bare)
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
         count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not amount,
@@ -371,10 +380,10 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         starts=not contained and bool(started),
         things=bool(_THINGS.search(text)) and not _VALUE.search(text),
         person=bool(_WHO_ASKED.search(text)),
-        difference=_difference(text),
+        difference=difference,
         share=_share(text),
         outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
-        against=_outranks(text) if not _YES_NO.search(text) and not compare else None,
+        against=_outranks(text) if not _YES_NO.search(text) and not compare and not difference else None,
         text=_words(question),
     )
 
@@ -411,7 +420,7 @@ _WHO_ASKED = re.compile(r"^(?:(?:to|by|with|for|from|of) )?(?:who|whom)\b")
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 #: *what is the shortest air time of any flight*: a superlative of an attribute named before *of*
 _VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3} of\b")
-_COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:\w+\s+)?\w+)")
+_COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:[\w-]+\s+)?[\w-]+)")
 
 
 #: comparatives of more (any other word in *-er* right before *than* is one too)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import TYPED, Candidate
 from nl2sparql.candidates.cues import AGE_WORDS, HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
@@ -42,7 +43,6 @@ def condition(value: str, op: str, number: str) -> str:
 FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
 #: a list of things with values of theirs (the things are a column too)
 _WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
-_XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
 
 
 def without_answer(base: Candidate) -> tuple[str, ...]:
@@ -97,6 +97,41 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, 
     # the answer is ?w, whose class the base's (that of ?x) does not tell
     return replace(chosen, steps=steps, patterns=chosen.patterns + answer.patterns, head="SELECT DISTINCT ?w",
                    answer_kind=kind, answer_class="")  # fmt: skip
+
+
+#: a step that finds every thing of a class (its name, the variable)
+_TYPED_AS = re.compile(rf"^{TYPED}(.+), assign it to (\?\w+)\.$")
+
+
+def _said_after(attribute: Hop, cues: Cues) -> bool:
+    """Whether the words after the number the question compares with name ``attribute``, each
+    of its words (*more than 30 years since their PhD*: the *years since PhD*).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> hop = Hop("Find the years since phd of the member ?x, assign it to ?v.", (), "?v", "s")
+    >>> cues = read_cues("What is the average salary of members with more than 30 years since their PhD?")
+    >>> _said_after(hop, cues), _said_after(hop, read_cues("the average salary of members with more than 30 years"))
+    (True, False)
+    """
+    if cues.compare is None:
+        return False
+    said = cues.text.split()
+    after = said[said.index(cues.compare[1]) + 1 :] if cues.compare[1] in said else []
+    words = attribute_words(attribute.sentence).split()
+    every = bool(words) and {singular_word(w) for w in words} <= {singular_word(w) for w in after}
+    return every or named_at(attribute.sentence, " ".join(after)) >= 0  # *more than 7 cores*
+
+
+def _value_as_w(kept: Candidate) -> Candidate:
+    """``kept`` with its compared value ``?v`` as ``?w``, so that another ``?v`` can be read.
+
+    >>> kept = Candidate("compare", ("Make sure ?v is greater than 3.",), ("?x <y> ?v .", "FILTER(?v > 3)"))
+    >>> _value_as_w(kept).patterns
+    ('?x <y> ?w .', 'FILTER(?w > 3)')
+    """
+    renamed = re.compile(r"\?v\b")
+    return replace(kept, steps=tuple(renamed.sub("?w", s) for s in kept.steps),
+                   patterns=tuple(renamed.sub("?w", p) for p in kept.patterns))  # fmt: skip
 
 
 def _to_w(hop: Hop) -> Hop:
@@ -376,7 +411,39 @@ def named_at(sentence: str, text: str) -> int:
     if found < 0 and 3 <= len(words) <= 4 and words.isalpha():
         cut = re.search(rf"(?<!\S){words}[a-z]{{3,}}", text)
         found = cut.start() if cut else -1
-    return found
+    return found if found >= 0 else _named_loosely(words, text)
+
+
+def _named_loosely(words: str, text: str) -> int:
+    """Where the question names an attribute in the plural, by its last two words, as the
+    counted thing of a *number of* (*threads* for *number of threads*), or with a second
+    modifier before their shared head (*read and write speeds*), or -1.
+
+    >>> [_named_loosely("sequential read speed", t) for t in ("the read and write speeds of x",
+    ...  "the write speeds of x", "how fast is x")]
+    [4, -1, -1]
+    >>> _named_loosely("number of threads", "how many more threads than cores")
+    14
+    """
+    parts = words.split()
+    forms = [words]
+    if len(parts) >= 3 and parts[-2] not in _LINKS:
+        forms.append(" ".join(parts[-2:]))
+    if len(parts) == 3 and parts[0] in COUNT_NOUNS and parts[1] == "of":
+        forms.append(parts[2])
+    for form in forms:
+        *modifiers, head = form.split()
+        plural = rf"{head}(?:s|es)?(?!\S)"
+        spoken = [rf"(?<!\S){form.removesuffix(head)}{plural}"]
+        if modifiers:
+            spoken.append(rf"(?<!\S){' '.join(modifiers)} (?:and|or) [a-z]+ {plural}")
+        for pattern in spoken:
+            if match := re.search(pattern, text):
+                return match.start()
+    return -1
+
+
+_LINKS = frozenset({"of", "in", "at", "per", "by", "for", "to", "on", "the", "a", "and"})
 
 
 def attribute_words(sentence: str) -> str:
@@ -406,8 +473,13 @@ def attribute_phrase(sentence: str) -> str:
 
     >>> attribute_phrase("Find the weight in pounds of the car ?x, assign it to ?v.")
     'weight in pounds'
+
+    A name that holds *of* is read up to the *of* before the thing's kind or variable:
+
+    >>> attribute_phrase("Find the number of threads of the processor Ryzen 9 3950X, assign it to ?v.")
+    'number of threads'
     """
-    match = re.match(r"Find the (.+?) of ", sentence)
+    match = re.match(r"Find the (.+?) of (?=the |an? |\?)", sentence) or re.match(r"Find the (.+?) of ", sentence)
     return match.group(1).lower() if match else ""
 
 
@@ -586,10 +658,6 @@ def edge_at(pattern: str, node: str) -> tuple[str, str] | None:
     return (predicate, "in") if thing == node else None
 
 
-def is_number(datatype: str | None) -> bool:
-    return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]
-
-
 #: the values *where* asks for, in English at large
 _PLACES = frozenset({"place", "location", "address", "city", "country", "region", "site"})
 
@@ -706,7 +774,15 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             # asks for (not where it asks for things: *which countries have the ...*)
             # (*who won the series with the most viewers*: the winner of the first series)
             for other in () if cues.window else (*numbers, *others):
-                asked = _doer_asked(attribute_words(other.sentence), cues.text)
+                # *which manufacturer makes the drive with the highest read speed*: its manufacturer,
+                # the first of all things of a kind (no total of each: *the lowest total profit*)
+                words, wanted = attribute_words(other.sentence), asked_words(cues.text)
+                typed = _TYPED_AS.match(base.steps[0])
+                # not where the things ranked are those asked for (*which team season had the most wins*)
+                ranked_asked = typed is not None and typed.group(2) == "?x" and asks_for(typed.group(1), wanted)
+                whole = typed is not None and not ranked_asked and not (cues.named_functions or cues.by_total)
+                whole = whole and asks_for(words, wanted)
+                asked = _doer_asked(words, cues.text) or whole
                 if other is not attribute and (asked or not cues.things and _asked_of_the_first(other, cues)):
                     kind = "literal" if other in numbers else ""
                     yield ranked_other(base, attribute, other, most or not least, kind)
@@ -738,6 +814,12 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     for function in cues.aggregates:
         for attribute in numbers:
             yield aggregated(base, attribute, _aged(function, cues, attribute))
+    # *the average salary of the members with more than 30 years since their PhD*: of those kept
+    for kept_by in (a for a in numbers if cues.compare and cues.aggregates and _said_after(a, cues)):
+        kept = _value_as_w(compared(base, kept_by, *cues.compare, cues.compare_unit))
+        for function in cues.aggregates:
+            for attribute in (a for a in numbers if a is not kept_by):
+                yield aggregated(kept, attribute, _aged(function, cues, attribute))
     for attribute in (a for a in numbers if cues.placed and _PLACES_KEPT & set(attribute_words(a.sentence).split())):
         yield compared(base, attribute, "equal to", str(cues.placed))  # *finished second*: a rank of 2
     if cues.per_group:

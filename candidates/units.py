@@ -58,3 +58,16 @@ def rescaled(number: str, asked: str, attribute: str) -> str:
     except ValueError:
         return number
     return str(int(round(value))) if abs(value - round(value)) < 1e-9 else f"{value:.6f}".rstrip("0")
+
+
+#: the datatypes whose values are ordered as numbers are (dates and years too)
+_XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
+
+
+def is_number(datatype: str | None) -> bool:
+    """Whether values of ``datatype`` (an XSD IRI) rank and compare as numbers.
+
+    >>> is_number("http://www.w3.org/2001/XMLSchema#date"), is_number("http://www.w3.org/2001/XMLSchema#string")
+    (True, False)
+    """
+    return bool(datatype) and datatype.rsplit("#", 1)[-1] in _XSD_NUMERIC  # type: ignore[union-attr]

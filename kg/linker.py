@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -141,6 +142,24 @@ _SUFFIXES = ("ians", "ian", "ans", "an", "ese", "ish", "ic", "ns", "s", "i")
 _ENDINGS = ("", "a", "ia", "y", "e", "o", "en", "and", "any")
 
 
+def _around_exact(fuzzy: _Match, exact: set[tuple[int, int, str]]) -> bool:
+    """Whether a fuzzy mention holds a shorter one that matched another label exactly, the
+    fuzzy match's label holding that label too and its other words unlike the question's
+    (*Western Digital make* is no *Western Digital Black*; *Western Digital Blak* may be).
+
+    >>> m = _Match(0, 2, 5, "western digital make", "western digital black", 0.8, "fuzzy")
+    >>> _around_exact(m, {(2, 4, "western digital")}), _around_exact(m, {(0, 1, "which")})
+    (True, False)
+    >>> _around_exact(_Match(0, 2, 5, "western digital blak", m.label, 0.9, "fuzzy"), {(2, 4, "western digital")})
+    False
+    """
+    for a, b, key in exact:
+        if fuzzy.first <= a and b <= fuzzy.last and b - a < fuzzy.last - fuzzy.first and key in fuzzy.label:
+            rest_said, rest_named = fuzzy.key.replace(key, " ").split(), fuzzy.label.replace(key, " ").split()
+            return SequenceMatcher(None, " ".join(rest_said), " ".join(rest_named)).ratio() < 0.75
+    return False
+
+
 def tokenize(question: str) -> list[_Token]:
     """Word tokens of ``question`` with their character offsets and normalised forms."""
     tokens = []
@@ -211,9 +230,12 @@ class EntityLinker:
         matches = self._matches(tokens)
         exact_of = {(m.position, m.first, m.last) for m in matches if m.match == "exact"}
         exact_spans = {(a, b) for _, a, b in exact_of}
+        exact_keys = {(m.first, m.last, m.key) for m in matches if m.match == "exact"}
         for m in matches:
             if m.match == "fuzzy" and any(p == m.position and m.first <= a and b <= m.last for p, a, b in exact_of):
                 continue  # the entity's whole name is inside: *American Airlines* in *American Airlines fly*
+            if m.match == "fuzzy" and _around_exact(m, exact_keys):
+                continue  # another's whole name is inside, the words around it unlike the label's
             # Words the label does not cover earn nothing ("scarlett johansson date").
             words = min(sum(not t.stop for t in tokens[m.first : m.last]), m.label.count(" ") + 1)
             score = m.sim + w.length * min(words, 3) / 3 + w.prior * index.log_degree[m.position]

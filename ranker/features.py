@@ -45,7 +45,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(Rank|Sort) "), "rank"),
     (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to|in the decade) "),
      "compare"),
-    (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type "), "negation"),
+    (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type |^Make sure \?\w+ is false\.$"), "negation"),
     (re.compile(r"^Make sure \?x is not (?!of type )"), "same"),
     (re.compile(r"^Make sure \?\w+ (contains|starts with) "), "contains"),
     (re.compile(r"^The answer is whether "), "yes-no"),
@@ -445,14 +445,32 @@ def _negated_scope(candidate: Candidate, cues: Cues) -> float:
     ...           'Make sure nothing is the contestant of the placement whose outcome is "WIN" that is ?x.')
     >>> _negated_scope(Candidate("negation", held, ()), cues), _negated_scope(Candidate("negation", absent, ()), cues)
     (0.0, 0.5)
+
+    A yes/no value kept false is said as absent (*do not support NVMe*):
+
+    >>> steps = ("Find the nvme of the drive ?x, assign it to ?v.", "Make sure ?v is false.")
+    >>> _negated_scope(Candidate("compare", steps, ()), read_cues("Which drives do not support NVMe?"))
+    0.5
     """
     negated = _NEGATED.search(cues.text) if cues.negation else None
     scope = _content(negated.group(1)) if negated else set()
     if not scope:
         return 0.0
-    absent = " ".join(s for s in candidate.steps if s.startswith(_ABSENCE))
-    held = " ".join(s for s in candidate.steps if not s.startswith(_ABSENCE))
+    falsified = {m.group(1) for s in candidate.steps if (m := _FALSE.match(s))}
+    said = [(s, s.startswith(_ABSENCE) or _assigns(s) in falsified) for s in candidate.steps]
+    absent = " ".join(s for s, out in said if out)
+    held = " ".join(s for s, out in said if not out)
     return (len(scope & _content(absent)) - len(scope & _content(held))) / len(scope)
+
+
+#: a yes/no value kept false (*do not support NVMe*: the NVMe flag false) is a negation
+_FALSE = re.compile(r"^Make sure (\?\w+) is false\.$")
+
+
+def _assigns(step: str) -> str:
+    """The variable a step assigns (``?v`` of ``..., assign it to ?v.``), or ``""``."""
+    match = re.search(r"assign it to (\?\w+)\.$", step)
+    return match.group(1) if match else ""
 
 
 #: what a negation word governs, up to the end of its clause

@@ -4,7 +4,8 @@ analytic one. A word for a category many members hold is that value (*female*: *
 with nothing named, a value is found by its head noun (*the highest salary*: the annual
 salary); a negation is counted when asked *how many*; a superlative a member holds ranks
 the members (*the role of the member with the highest salary*: no maximum), by the value
-named right after it (*with the most years of service*)."""
+named right after it (*with the most years of service*); with nothing named, *for each sex*
+groups every member (the class that holds the attributes named) by that text value."""
 
 from __future__ import annotations
 
@@ -52,8 +53,10 @@ STAFF_FIRST = [
     ("How many staff members are not managers?", {"3"}),  # the negation, counted
     ("What is the role of the staff member with the highest salary?", {A + "role/Manager"}),  # ranked
     ("What is the salary of the staff member with the most years of service?", {"120000"}),  # by the years
+    # nothing named: every staff member, grouped by the text value named after *each*
+    ("For each sex, what is the highest salary?", {"Female", "120000", "Male", "130000"}),
 ]
-IDS = ["category-word", "head-noun", "negation-counted", "held-superlative", "ranked-as-said"]
+IDS = ["category-word", "head-noun", "negation-counted", "held-superlative", "ranked-as-said", "group-by-text"]
 
 
 @pytest.fixture(scope="module")
