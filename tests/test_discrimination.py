@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_planner_user_exemplars import OWN_KG
@@ -94,6 +95,19 @@ def graph_and_bank(folder: Path, name: str, turtle: str) -> tuple[Store, MemoryB
     store.load(folder / f"{name}.ttl", progress=False)
     bank, _ = build_bank_from_store(store, embedder=default_embedder(), source=name)
     return store, bank
+
+
+def graph_fixture(fixture: str, name: str, turtle: Callable[[], str]) -> Any:
+    """A module-wide fixture named ``fixture``: a store loaded with ``turtle()`` (a graph the
+    test module builds) and the bank built from it; the store is closed after the module."""
+
+    @pytest.fixture(scope="module", name=fixture)
+    def graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
+        store, bank = graph_and_bank(tmp_path_factory.mktemp(name), name, turtle())
+        yield store, bank
+        store.close()
+
+    return graph
 
 
 @pytest.fixture(scope="module")

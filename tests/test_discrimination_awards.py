@@ -9,10 +9,8 @@ each performer, whatever the graph calls them; *what was the age of* asks for th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -81,11 +79,7 @@ IDS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def ceremonies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("awards"), "awards", awards())
-    yield store, bank
-    store.close()
+ceremonies = graph_fixture("ceremonies", "awards", awards)
 
 
 @pytest.mark.parametrize(("question", "gold"), AWARDS_FIRST, ids=IDS)

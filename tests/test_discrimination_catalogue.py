@@ -6,10 +6,8 @@ counted per a class two hops away (*how many animals does each family have*)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -65,11 +63,7 @@ IDS = ["plural-category", "count-category", "average-category", "two-values", "t
        "counted-per-family"]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def animals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("zoo"), "zoo", zoo())
-    yield store, bank
-    store.close()
+animals = graph_fixture("animals", "zoo", zoo)
 
 
 @pytest.mark.parametrize(("question", "gold"), ZOO_FIRST, ids=IDS)

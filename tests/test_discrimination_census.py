@@ -5,10 +5,8 @@ whose population may equal a year the question writes, an attribute named with i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -59,11 +57,7 @@ CENSUS_FIRST = [
 IDS = ["class-not-value", "year-not-population", "unit-named", "group-named"]
 
 
-@pytest.fixture(scope="module")
-def towns(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("census"), "census", census())
-    yield store, bank
-    store.close()
+towns = graph_fixture("towns", "census", census)
 
 
 @pytest.mark.parametrize(("question", "gold"), CENSUS_FIRST, ids=IDS)

@@ -6,10 +6,8 @@ often others reach them (*lip-synced most often*)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -66,11 +64,7 @@ CONTEST_FIRST = [
 IDS = ["won-the-episode", "episodes-won", "won-the-most", "plural-flag", "youngest-age", "most-often"]
 
 
-@pytest.fixture(scope="module")
-def show(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("contest"), "contest", contest())
-    yield store, bank
-    store.close()
+show = graph_fixture("show", "contest", contest)
 
 
 @pytest.mark.parametrize(("question", "gold"), CONTEST_FIRST, ids=IDS)

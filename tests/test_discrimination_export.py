@@ -9,10 +9,8 @@ two values of each state."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -60,11 +58,7 @@ EXPORT_FIRST = [
 IDS = ["cut-name", "starting-with", "count-kept", "ranked-by-count", "year-of-most", "two-values-compared"]
 
 
-@pytest.fixture(scope="module")
-def states(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("export"), "export", export())
-    yield store, bank
-    store.close()
+states = graph_fixture("states", "export", export)
 
 
 @pytest.mark.parametrize(("question", "gold"), EXPORT_FIRST, ids=IDS)

@@ -12,10 +12,8 @@ comparison keeps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -110,11 +108,7 @@ IDS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def shelf(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("catalogue"), "catalogue", catalogue())
-    yield store, bank
-    store.close()
+shelf = graph_fixture("shelf", "catalogue", catalogue)
 
 
 @pytest.mark.parametrize(("question", "gold"), CATALOGUE_FIRST, ids=IDS)

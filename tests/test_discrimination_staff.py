@@ -9,10 +9,8 @@ groups every member (the class that holds the attributes named) by that text val
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -59,11 +57,7 @@ STAFF_FIRST = [
 IDS = ["category-word", "head-noun", "negation-counted", "held-superlative", "ranked-as-said", "group-by-text"]
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("staff"), "staff", staff())
-    yield store, bank
-    store.close()
+table = graph_fixture("table", "staff", staff)
 
 
 @pytest.mark.parametrize(("question", "gold"), STAFF_FIRST, ids=IDS)

@@ -7,10 +7,8 @@ reading finds none of."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from test_discrimination import assert_first_candidate, graph_and_bank
+from test_discrimination import assert_first_candidate, graph_fixture
 
 from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
@@ -74,11 +72,7 @@ IDS = ["negation", "two-hop", "million", "second", "having", "more-yes", "more-n
        "in-street", "was-there", "when", "not-found", "after-day"]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, MemoryBank]]:
-    store, bank = graph_and_bank(tmp_path_factory.mktemp("transit"), "transit", transit())
-    yield store, bank
-    store.close()
+network = graph_fixture("network", "transit", transit)
 
 
 @pytest.mark.parametrize(("question", "gold"), TRANSIT_FIRST, ids=IDS)
