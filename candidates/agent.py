@@ -809,9 +809,17 @@ class Agent:
     def _paths_in(self, view: GraphView, base: Candidate) -> list[list[Hop]]:
         """The one-edge paths by which nodes reach those ``base`` finds: what a question
         counts when it ranks things by how often (*which artist was lip-synced most often*:
-        the episodes whose lip sync artist each is)."""
+        the episodes whose lip sync artist each is); and the two-edge ones, by which nodes
+        reach those (*which pizza was ordered most often*: the order items of its menu items)."""
         edges = sorted(view.edges_into_all(base.patterns, "?x"), key=str)
-        return [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
+        found = [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
+        for edge in edges[: self.limits.beam // 2]:
+            first = self._path_hops([edge], "?w1")
+            reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
+            for second in sorted(view.edges_into_all(reach, "?w1"), key=str) if first else ():
+                if (hops := self._path_hops([edge, second], "?v")) is not None:
+                    found.append(hops)
+        return found
 
     def _path_hops(self, edges: Sequence[Edge], end: str) -> list[Hop] | None:
         """A chain of edges from ``?x`` read as hops through ``?w1``, ``?w2``, ... to ``end``, by the
@@ -1196,7 +1204,13 @@ def _reads_asked(candidate: Candidate, words: Set[str]) -> bool:
 
 
 def _numeric(text: str) -> bool:
-    return bool(re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|\d{4}-\d{2}(-\d{2})?.*", text))
+    """Whether a value reads as a number, a date or a time of a day (an order number that
+    begins like a date does not).
+
+    >>> [_numeric(t) for t in ("12.5", "2015-01-03", "2015-01-03T10:00:00", "22:50:29", "2015-000100", "abc")]
+    [True, True, True, True, False, False]
+    """
+    return bool(re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|\d{4}-\d{2}(-\d{2})?([T ].*)?|\d\d:\d\d(:\d\d)?", text))
 
 
 def _unique(candidates: Iterable[Candidate]) -> list[Candidate]:

@@ -113,8 +113,8 @@ _GROUP_RANK = re.compile(
     r"|\bby (?:the )?number of\b|\b(?:most|least) (?:often|frequently)\b|" + _BY_TOTAL.pattern
 )
 _VALUE = re.compile(
-    r"^(?:in )?(?:when|what year|which year|what date|which date|how long|how old|how much|how big|how tall"
-    r"|how deep|how heavy|how far|how strong|how wide|how high)\b"
+    r"^(?:in |at )?(?:when|what year|which year|what date|which date|what time|how long|how old|how much|how big"
+    r"|how tall|how deep|how heavy|how far|how strong|how wide|how high)\b"
 )
 _QUOTED = re.compile(
     r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)"

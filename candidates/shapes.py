@@ -403,6 +403,12 @@ def named_at(sentence: str, text: str) -> int:
 
     >>> named_at("Find the abb of the state ?x, assign it to ?v.", "which states have an abbreviation starting with n")
     21
+
+    A column named after its table is named by the rest where the question names the table
+    (*the date and time of order 7*: the order date and the order time):
+
+    >>> named_at("Find the order date of the order ?x, assign it to ?v.", "what are the date and time of order 7")
+    13
     """
     words = attribute_words(sentence)
     if not words:
@@ -411,7 +417,21 @@ def named_at(sentence: str, text: str) -> int:
     if found < 0 and 3 <= len(words) <= 4 and words.isalpha():
         cut = re.search(rf"(?<!\S){words}[a-z]{{3,}}", text)
         found = cut.start() if cut else -1
+    if found < 0:  # a column named after its table (*order date* of an order): by the rest
+        holder = re.search(r" of (?:the|an?) (\w+)", sentence)
+        kept = words.split()
+        if holder and len(kept) > 1 and singular_word(kept[0]) == singular_word(holder.group(1).lower()):
+            words = " ".join(kept[1:]) if named_in(text, holder.group(1).lower()) else words
     return found if found >= 0 else _named_loosely(words, text)
+
+
+def named_in(text: str, word: str) -> bool:
+    """Whether ``text`` (:attr:`Cues.text`) writes ``word``, singular or plural.
+
+    >>> named_in("the date and time of order 2015", "order"), named_in("the orders", "order")
+    (True, True)
+    """
+    return any(singular_word(w) == singular_word(word) for w in text.split())
 
 
 def _named_loosely(words: str, text: str) -> int:
@@ -763,7 +783,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         offset, keep = cues.window or (0, 1)
         for attribute in numbers:
             most, least = _direction(cues, attribute)
-            if most or cues.window:
+            if most or (cues.window and not least):  # *the three cheapest*: the least alone
                 yield from _listed(ranked(base, attribute, True, offset, keep), cues)
             if least:
                 yield from _listed(ranked(base, attribute, False, offset, keep), cues)

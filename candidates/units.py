@@ -61,7 +61,7 @@ def rescaled(number: str, asked: str, attribute: str) -> str:
 
 
 #: the datatypes whose values are ordered as numbers are (dates and years too)
-_XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime")
+_XSD_NUMERIC = ("integer", "decimal", "double", "float", "int", "long", "short", "gYear", "date", "dateTime", "time")
 
 
 def is_number(datatype: str | None) -> bool:

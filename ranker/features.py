@@ -23,6 +23,7 @@ from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
 from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
+from nl2sparql.kg.verbs import past_forms
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -166,9 +167,17 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
     >>> cues = read_cues("What is the UTC offset of Japan's time zone?")
     >>> _words_covered(Candidate("lookup", ("Find the time zone of the country Japan, assign it to ?x.",), ()), cues)
     0.6
+
+    A regular past is covered by its verb written as a name (*ordered*: the *order item*):
+
+    >>> steps = ("Find the order item whose menu item is ?w1, assign it to ?v.",)
+    >>> round(_words_covered(Candidate("rank", steps, ()), read_cues("Which pizza was ordered most often?")), 2)
+    0.33
     """
-    asked = _content(cues.text)
-    return len(asked & _content(" ".join(candidate.steps))) / len(asked) if asked else 0.0
+    asked, said = _content(cues.text), _content(" ".join(candidate.steps))
+    named = _content(" ".join(step for step in candidate.steps if step.startswith("Find ")))  # not *in order*
+    pasts = {form for word in named for form in past_forms(word)}
+    return len(asked & (said | pasts)) / len(asked) if asked else 0.0
 
 
 #: the one variable a plan answers with (*The answer is ?g.*)

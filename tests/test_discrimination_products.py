@@ -70,13 +70,13 @@ def catalogue() -> str:
     for name, maker, arch, socket, cores, threads, watts, released in PROCESSORS:
         lines.append(
             f'{node("processor", name)} a o:Processor ; rdfs:label "{name}" ; o:maker {node("manufacturer", maker)} ; '
-            f'o:arch {node("arch", arch)} ; o:socket {node("socket", socket)} ; o:cores {cores} ; '
+            f"o:arch {node('arch', arch)} ; o:socket {node('socket', socket)} ; o:cores {cores} ; "
             f'o:threads {threads} ; o:tdp {watts} ; o:released "{released}"^^xsd:date .'
         )
     for name, maker, form, nvme, read, write in DRIVES:
         lines.append(
             f'{node("drive", name)} a o:Drive ; rdfs:label "{name}" ; o:maker {node("manufacturer", maker)} ; '
-            f'o:form {node("form", form)} ; o:nvme {str(nvme).lower()} ; o:read {read} ; o:write {write} .'
+            f"o:form {node('form', form)} ; o:nvme {str(nvme).lower()} ; o:read {read} ; o:write {write} ."
         )
     return "\n".join(lines) + "\n"
 
