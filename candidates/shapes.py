@@ -421,14 +421,14 @@ def named_at(sentence: str, text: str) -> int:
         holder = re.search(r" of (?:the|an?) (\w+)", sentence)
         kept = words.split()
         if holder and len(kept) > 1 and singular_word(kept[0]) == singular_word(holder.group(1).lower()):
-            words = " ".join(kept[1:]) if named_in(text, holder.group(1).lower()) else words
+            words = " ".join(kept[1:]) if _named_in(text, holder.group(1).lower()) else words
     return found if found >= 0 else _named_loosely(words, text)
 
 
-def named_in(text: str, word: str) -> bool:
+def _named_in(text: str, word: str) -> bool:
     """Whether ``text`` (:attr:`Cues.text`) writes ``word``, singular or plural.
 
-    >>> named_in("the date and time of order 2015", "order"), named_in("the orders", "order")
+    >>> _named_in("the date and time of order 2015", "order"), _named_in("the orders", "order")
     (True, True)
     """
     return any(singular_word(w) == singular_word(word) for w in text.split())
