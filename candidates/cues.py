@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from nl2sparql.kg.grounding import singular
-from nl2sparql.kg.verbs import present_of
+from nl2sparql.kg.verbs import past_forms, present_of
 
 _WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -329,6 +329,16 @@ def base_word(word: str) -> str:
     ('episode', 'win')
     """
     return present_of(word) or singular_word(word)
+
+
+def pasts(word: str) -> tuple[str, ...]:
+    """The pasts a question may write of a verb a graph's name holds as a word (the *order* of
+    *order item*: *ordered*), for the ranker, which reads no ``kg`` module itself.
+
+    >>> "ordered" in pasts("order"), pasts("win")
+    (True, ('won',))
+    """
+    return past_forms(word)
 
 
 def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:

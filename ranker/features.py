@@ -21,9 +21,8 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import Candidate
-from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, singular_word
+from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, pasts, singular_word
 from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
-from nl2sparql.kg.verbs import past_forms
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -176,8 +175,8 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
     """
     asked, said = _content(cues.text), _content(" ".join(candidate.steps))
     named = _content(" ".join(step for step in candidate.steps if step.startswith("Find ")))  # not *in order*
-    pasts = {form for word in named for form in past_forms(word)}
-    return len(asked & (said | pasts)) / len(asked) if asked else 0.0
+    said_past = {form for word in named for form in pasts(word)}
+    return len(asked & (said | said_past)) / len(asked) if asked else 0.0
 
 
 #: the one variable a plan answers with (*The answer is ?g.*)
