@@ -196,6 +196,33 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 
+def never_flagged(base: Candidate, attribute: Hop) -> Candidate | None:
+    """The things of a class none of whose records holds a yes/no attribute (*which teams did
+    not win their division*: no season of theirs won it), where ``base`` reads the records
+    of every thing of a class (``?m``) and ``attribute`` is the records' flag; else ``None``.
+
+    >>> base = Candidate("lookup", ("Find the entity whose type is team, assign it to ?m.",
+    ...     "Find the team season whose team is ?m, assign it to ?x.", _ANSWER), ("?m a <T> .", "?x <team> ?m ."))
+    >>> won = Hop("Find the won of the team season ?x, assign it to ?v.", ("?x <won> ?v .",), "?v", "s", flag=True)
+    >>> found = never_flagged(base, won)
+    >>> found.patterns
+    ('?x a <T> .', 'FILTER NOT EXISTS { ?r <team> ?x . ?r <won> true . }')
+    >>> found.steps[1]
+    'Make sure nothing is the team season whose team is ?x and whose won is true.'
+    """
+    typed, records = base.steps[:2] if len(base.steps) == 3 else ("", "")
+    found = re.match(r"^Find the (.+) whose (.+) is \?m, assign it to \?x\.$", records)
+    if not typed.startswith(TYPED) or not typed.endswith("assign it to ?m.") or found is None:
+        return None
+    held = tuple(p.replace("?v", "true") for p in attribute.patterns)
+    inner = " ".join(p.replace("?x", "?r").replace("?m", "?x") for p in (*base.patterns[1:], *held))
+    flag = attribute_words(attribute.sentence)
+    steps = (typed.replace("?m", "?x"), f"Make sure nothing is the {found.group(1)} whose {found.group(2)} is ?x "
+             f"and whose {flag} is true.", _ANSWER)  # fmt: skip
+    patterns = (base.patterns[0].replace("?m", "?x"), f"FILTER NOT EXISTS {{ {inner} }}")
+    return replace(base, shape="negation", steps=steps, patterns=patterns, hops=2, answer_kind="uri", answer_class="")
+
+
 def flagged(base: Candidate, attribute: Hop, holds: bool) -> Candidate:
     """The ``?x`` whose yes/no attribute holds (*the teams that won their division*), or not."""
     value = "true" if holds else "false"
@@ -767,6 +794,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
         yield flagged(base, attribute, not cues.negation)
+        if cues.negation and (never := never_flagged(base, attribute)):
+            yield never
         if cues.yes_no:  # *did the Royals' 2015 season win the World Series*
             yield whether(flagged(base, attribute, not cues.negation))
         if cues.count:

@@ -126,3 +126,13 @@ def test_the_agent_drops_the_group_ranking_of_a_kept_number(league: tuple[Store,
     found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
     assert not [c for c in found if c.shape == "rank-group"], [c.text for c in found[:4]]
     assert answers(store, agent, found[0]) == {D + "Greens2020"}
+
+
+def test_the_things_none_of_whose_records_hold_a_negated_flag(league: tuple[Store, MemoryBank]) -> None:
+    """*Which teams did not win the title*: the teams none of whose seasons won it, not the
+    seasons that did not (the flag negated is held by the records of the things asked for)."""
+    store, bank = league
+    agent = Agent(bank, store)
+    question = "Which teams did not win the title?"
+    found = agent.candidates(question, Grounder.from_store(store).ground(question), EmbeddingScorer(bank.embedder))
+    assert answers(store, agent, found[0]) == {D + "Blues"}, [c.text for c in found[:4]]
