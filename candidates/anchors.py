@@ -92,9 +92,9 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
         names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
-    written = {tuple(getattr(v, "span", (0, 0))) for v in chosen}
+    written = [tuple(getattr(v, "span", (0, 0))) for v in chosen]
     # no year inside a value written whole (*order 2015-000100* holds no *2015*)
-    found += years_of_dates([v for v in grounding.values if not _inside_any(tuple(v.span), list(written))], operands)
+    found += years_of_dates([v for v in grounding.values if not _inside_any(tuple(v.span), written)], operands)
     return found
 
 

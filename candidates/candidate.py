@@ -10,6 +10,7 @@ this package unchecked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -19,6 +20,8 @@ from nl2sparql.compiler.ast import Query
 
 #: how a plan sentence starts that finds every instance of a class
 TYPED = "Find the entity whose type is "
+#: such a sentence: the class's name, and the variable its instances are assigned to
+TYPED_STEP = re.compile(rf"^{TYPED}(.+), assign it to (\?\w+)\.$")
 #: what a candidate does with the nodes its patterns find
 SHAPES: tuple[str, ...] = (
     "lookup", "count", "yes-no", "rank", "compare", "aggregate", "group", "negation", "columns", "contains",

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
-from nl2sparql.candidates.candidate import TYPED, Candidate
+from nl2sparql.candidates.candidate import TYPED, TYPED_STEP, Candidate
 from nl2sparql.candidates.cues import AGE_WORDS, HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled, unit
@@ -97,10 +97,6 @@ def ranked_other(base: Candidate, attribute: Hop, other: Hop, descending: bool, 
     # the answer is ?w, whose class the base's (that of ?x) does not tell
     return replace(chosen, steps=steps, patterns=chosen.patterns + answer.patterns, head="SELECT DISTINCT ?w",
                    answer_kind=kind, answer_class="")  # fmt: skip
-
-
-#: a step that finds every thing of a class (its name, the variable)
-_TYPED_AS = re.compile(rf"^{TYPED}(.+), assign it to (\?\w+)\.$")
 
 
 def _said_after(attribute: Hop, cues: Cues) -> bool:
@@ -211,8 +207,9 @@ def never_flagged(base: Candidate, attribute: Hop) -> Candidate | None:
     'Make sure nothing is the team season whose team is ?x and whose won is true.'
     """
     typed, records = base.steps[:2] if len(base.steps) == 3 else ("", "")
+    kind = TYPED_STEP.match(typed)
     found = re.match(r"^Find the (.+) whose (.+) is \?m, assign it to \?x\.$", records)
-    if not typed.startswith(TYPED) or not typed.endswith("assign it to ?m.") or found is None:
+    if kind is None or kind.group(2) != "?m" or found is None:
         return None
     held = tuple(p.replace("?v", "true") for p in attribute.patterns)
     inner = " ".join(p.replace("?x", "?r").replace("?m", "?x") for p in (*base.patterns[1:], *held))
@@ -444,11 +441,10 @@ def named_at(sentence: str, text: str) -> int:
     if found < 0 and 3 <= len(words) <= 4 and words.isalpha():
         cut = re.search(rf"(?<!\S){words}[a-z]{{3,}}", text)
         found = cut.start() if cut else -1
-    if found < 0:  # a column named after its table (*order date* of an order): by the rest
-        holder = re.search(r" of (?:the|an?) (\w+)", sentence)
-        kept = words.split()
-        if holder and len(kept) > 1 and singular_word(kept[0]) == singular_word(holder.group(1).lower()):
-            words = " ".join(kept[1:]) if _named_in(text, holder.group(1).lower()) else words
+    holder = re.search(r" of (?:the|an?) (\w+)", sentence) if found < 0 else None
+    first, *rest = words.split()
+    if holder and rest and singular_word(first) == singular_word(holder.group(1).lower()) and _named_in(text, first):
+        words = " ".join(rest)  # a column named after its table (*order date* of an order): by the rest
     return found if found >= 0 else _named_loosely(words, text)
 
 
@@ -810,6 +806,12 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield counted(containing(base, cues.contains, cues.starts))
     if cues.ranking:
         offset, keep = cues.window or (0, 1)
+        # *which manufacturer makes the drive with the highest read speed*: its manufacturer, the
+        # first of all things of a kind (no total of each: *the lowest total profit*); not where
+        # the things ranked are those asked for (*which team season had the most wins*)
+        wanted, typed = asked_words(cues.text), TYPED_STEP.match(base.steps[0])
+        ranked_asked = typed is not None and typed.group(2) == "?x" and asks_for(typed.group(1), wanted)
+        whole = typed is not None and not ranked_asked and not (cues.named_functions or cues.by_total)
         for attribute in numbers:
             most, least = _direction(cues, attribute)
             if most or (cues.window and not least):  # *the three cheapest*: the least alone
@@ -823,15 +825,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             # asks for (not where it asks for things: *which countries have the ...*)
             # (*who won the series with the most viewers*: the winner of the first series)
             for other in () if cues.window else (*numbers, *others):
-                # *which manufacturer makes the drive with the highest read speed*: its manufacturer,
-                # the first of all things of a kind (no total of each: *the lowest total profit*)
-                words, wanted = attribute_words(other.sentence), asked_words(cues.text)
-                typed = _TYPED_AS.match(base.steps[0])
-                # not where the things ranked are those asked for (*which team season had the most wins*)
-                ranked_asked = typed is not None and typed.group(2) == "?x" and asks_for(typed.group(1), wanted)
-                whole = typed is not None and not ranked_asked and not (cues.named_functions or cues.by_total)
-                whole = whole and asks_for(words, wanted)
-                asked = _doer_asked(words, cues.text) or whole
+                words = attribute_words(other.sentence)
+                asked = _doer_asked(words, cues.text) or (whole and asks_for(words, wanted))
                 if other is not attribute and (asked or not cues.things and _asked_of_the_first(other, cues)):
                     kind = "literal" if other in numbers else ""
                     yield ranked_other(base, attribute, other, most or not least, kind)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
-from nl2sparql.candidates.candidate import Candidate
+from nl2sparql.candidates.candidate import TYPED_STEP, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, pasts, singular_word
 from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
 
@@ -32,7 +32,6 @@ FEATURES: tuple[str, ...] = (
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
-_TYPES = re.compile(r"^Find the entity whose type is (.+), assign it to (\?\w+)\.$")
 _COUNTS = re.compile(r"^Count (\?\w+)")
 #: what a step finds, by its first words (*the destination airport* that the flight ...)
 _FINDS = re.compile(r"^Find the (.+?) (?:that|of|whose|in|by|with|from|to)\b.*, assign it to (\?\w+)\.$")
@@ -404,7 +403,7 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
     if not cues.counted or not realised & {"count", "group"}:
         return 0.0
     counts = next((m.group(1) for step in candidate.steps if (m := _COUNTS.match(step))), "?x")
-    typed = [m.group(1) for step in candidate.steps if (m := _TYPES.match(step)) and m.group(2) == counts]
+    typed = [m.group(1) for step in candidate.steps if (m := TYPED_STEP.match(step)) and m.group(2) == counts]
     wanted = cues.counted.lower().split()
     if not typed:  # *how many different destinations*: the step that finds them names them
         found = (m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts)
@@ -504,7 +503,7 @@ def _group_named(candidate: Candidate, cues: Cues) -> float:
         return 0.0
     keys = [attribute_words(s) or _noun_found(s) for s in candidate.steps if s.endswith("assign it to ?g.")]
     if any(" for each ?x" in s for s in candidate.steps):  # the things themselves, by their class
-        keys += [m.group(1) for s in candidate.steps if (m := _TYPES.match(s)) and m.group(2) == "?x"]
+        keys += [m.group(1) for s in candidate.steps if (m := TYPED_STEP.match(s)) and m.group(2) == "?x"]
     return float(any(key and _content(key) <= phrase for key in keys for phrase in phrases))
 
 
