@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, named_spans, naming
+from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, identifying, named_spans, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
@@ -38,6 +38,7 @@ from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge
 from nl2sparql.candidates.shapes import (
     answer_step,
     attribute_words,
+    counted_difference,
     difference,
     edge_at,
     flag_holds,
@@ -76,6 +77,7 @@ class Scorer(Protocol):
 #: ``scores(question, candidates) -> one float each``: a scorer bound to one question
 Scores = Callable[[str, Sequence[Candidate]], Sequence[float]]
 _X = re.compile(r"\?x\b")
+_WHOSE = re.compile(r"\bwhose (.+?) is ")  # the predicate a holder reading names
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 #: a pattern that types the things found, ``?x``, by a class
 _TYPES_X = re.compile(rf"^\?x (?:a|<{re.escape(RDF_TYPE)}>) <([^>]+)> \.$")
@@ -162,7 +164,12 @@ class Agent:
         # a node the question names by a value (a title, a name) is where a path starts: one
         # more hop from the best two-hop readings that began there (not from a class joined
         # with it, which starts from all its instances)
-        named_starts = {_X.sub("?m", b.steps[0]) for b in firsts if b.names_answer and not b.steps[0].startswith(TYPED)}
+        identified = {a.name for a in anchors if a.kind == "value" and a.once}
+        named_starts = {
+            _X.sub("?m", b.steps[0])
+            for b in firsts
+            if (b.names_answer or _identified(b, identified)) and not b.steps[0].startswith(TYPED)
+        }
         from_named = [g for g in grown if g.steps[0] in named_starts][:beam]
         third = [c for g in from_named for c in self._next_hops(view, g, "?m3", "?c6")]
         grown += self._best(question, third, scores, beam)
@@ -185,6 +192,7 @@ class Agent:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
         asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and a.asked}
+        kind_asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and _kind_asked(a.name, question)}
         wholes = [b for b in typed if _types_as(b, asked)]  # every thing of a class the question asks for
         # each reading's answer kind and class, looked up once: the best eight and the best
         # sixteen are the same reading objects (both picked by _best from one list)
@@ -192,7 +200,7 @@ class Agent:
 
         def with_kind(reading: Candidate) -> Candidate:
             if id(reading) not in kinds:
-                kinds[id(reading)] = self._typed(view, reading, classes, asked=asked)
+                kinds[id(reading)] = self._typed(view, reading, classes, asked=asked, kinds=kind_asked)
             return kinds[id(reading)]
 
         best = self._best(question, firsts + grown, scores, beam)
@@ -265,6 +273,9 @@ class Agent:
         pairs = self._number_pairs(view, ranked, anchors, question) if cues.difference or cues.outranks else []
         if cues.difference:
             final += [difference(a, b, cues.difference == "later") for a, b in pairs]
+            # *how many more captures of A than of B*: the things found from each, counted
+            counted = self._number_pairs(view, ranked, anchors, question, "uri") if cues.counted else []
+            final += [counted_difference(a, b, cues.difference == "later") for a, b in counted]
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
             final += [outranks(a, b, cues.outranks) for a, b in pairs]
@@ -319,11 +330,13 @@ class Agent:
         classes: set[str],
         answer: str = "?x",
         asked: Set[str] = frozenset(),
+        kinds: Set[str] = frozenset(),
     ) -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
         and whether its nodes (``answer``'s) are of a class the question names (``classes``),
         or of one it asks for where it asks for things of a class (``asked``: *which airline
-        ...*; a value then is of none)."""
+        ...*; a value then is of none). A class named is no answer where the question asks
+        a kind of it (``kinds``: *what type of plot is Plot 12* is not answered *plot*)."""
         found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
         datatype = (found[0].datatype or "") if kind == "literal" else ""
@@ -332,7 +345,8 @@ class Agent:
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
-            named = "named" if (types | {found[0].value}) & classes else "other" if types else ""
+            itself = {found[0].value} - kinds
+            named = "named" if (types | itself) & classes else "other" if types else ""
         return replace(
             candidate, answer_kind=kind, answer_class=named, answer_datatype=datatype, answer_nameless=nameless
         )
@@ -555,12 +569,13 @@ class Agent:
         self, view: GraphView, found: Sequence[Candidate], others: Sequence[Candidate] | None = None
     ) -> Iterable[Candidate]:
         """Two readings from different anchors that find a node in common (at most three hops,
-        or four by the same edges: *the films that won both Best actor and Best actress*): two
-        of ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose
-        helper nodes are then the third's own)."""
+        or four by the same edges: *the films that won both Best actor and Best actress*, or
+        two hops from each of two items: *captures of rodents in control plots*): two of
+        ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose helper
+        nodes are then the third's own)."""
         for i, a in enumerate(found):
             for b in found[i + 1 :] if others is None else others:
-                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _parallel(a, b) else 3):
+                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _two_by_two(a, b) else 3):
                     continue
                 b_own = _renamed_helpers_n(b, 1 if others is None else 2)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
@@ -678,11 +693,17 @@ class Agent:
         return found
 
     def _number_pairs(
-        self, view: GraphView, readings: Sequence[Candidate], anchors: Sequence[Anchor], question: str
+        self,
+        view: GraphView,
+        readings: Sequence[Candidate],
+        anchors: Sequence[Anchor],
+        question: str,
+        kind: str = "literal",
     ) -> list[tuple[Candidate, Candidate]]:
         """One number at two named items of a kind, to subtract or compare (*by how much did the
         life expectancy in China grow between 1952 and 2007*): a reading that finds a number
-        from the first item named, and the same read from the second."""
+        from the first item named, and the same read from the second; with ``kind`` "uri",
+        a reading that finds nodes (to be counted) instead."""
         text = question.lower()
         operands = sorted((a for a in anchors if a.kind != "class" and _at(a, text) >= 0), key=lambda a: _at(a, text))
         found: list[tuple[Candidate, Candidate]] = []
@@ -691,7 +712,7 @@ class Agent:
                 if first.name not in reading.anchors or second.name in reading.anchors:
                     continue
                 sample = view.sample(reading.patterns, "?x", 1)
-                if not sample or sample[0].type != "literal" or not _numeric(sample[0].value):
+                if not sample or sample[0].type != kind or (kind == "literal" and not _numeric(sample[0].value)):
                     continue
                 other = _swapped(reading, first, second)
                 if view.reaches(other.patterns):
@@ -988,6 +1009,16 @@ def _counts(anchor: Anchor, cues: Cues) -> bool:
     return bool(counted) and (set(words) <= set(counted) or counted == words[-1:])
 
 
+def _kind_asked(name: str, question: str) -> bool:
+    """Whether the question asks a kind of the class ``name`` (*what type of plot*).
+
+    >>> _kind_asked("plot", "What type of plot is Plot 12?"), _kind_asked("plot", "Which plot has most?")
+    (True, False)
+    """
+    said = rf"\b(?:type|kind|sort)s? of (?:an? |the )?{re.escape(name.lower())}s?\b"
+    return re.search(said, question.lower()) is not None
+
+
 def _grouped_by(anchor: Anchor, text: str) -> bool:
     """Whether the question names a class right after *each* or *per* (*each order*).
 
@@ -1137,6 +1168,28 @@ def _nameless(view: GraphView, iri: str) -> bool:
     track with a ``name`` is named)."""
     edges = view.sample((f"<{iri}> ?np ?n . FILTER(isLiteral(?n))",), "?np", 40)
     return not any(e.value in DEFAULT_NAME_PREDICATES or naming(e.value) for e in edges)
+
+
+def _identified(base: Candidate, once: Set[str]) -> bool:
+    """Whether a base starts from a value held once under an identifier (*record 502*: the
+    sighting whose record number is 502), a node the question names as a title names one.
+
+    >>> step = "Find the sighting whose record number is 502, assign it to ?x."
+    >>> _identified(Candidate("lookup", (step,), (), anchors=("502",)), {"502"})
+    True
+    """
+    said = _WHOSE.search(base.steps[0]) if base.anchors and base.anchors[0] in once else None
+    return said is not None and identifying(said.group(1))
+
+
+def _two_by_two(a: Candidate, b: Candidate) -> bool:
+    """Whether two readings may meet four hops apart: by the same edges (:func:`_parallel`),
+    or each two hops from one item of its own (not from all things of a class), at a node
+    (one with an edge of its own, no value: an episode number is never a rank)."""
+    one_each = a.hops == b.hops == 2 and len(a.anchors) == len(b.anchors) == 1
+    typed = any(c.steps[0].startswith(TYPED) for c in (a, b))
+    node = any(p.startswith("?x ") for c in (a, b) for p in c.patterns)
+    return _parallel(a, b) or (one_each and not typed and node)
 
 
 def _parallel(a: Candidate, b: Candidate) -> bool:

@@ -90,8 +90,9 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     for value in chosen:
         term = value.term().n3()
         shown = value.value if is_number(value.datatype) else f'"{value.value}"'
-        names = getattr(value, "count", 0) <= len(value.predicates) and any(naming(p) for p in value.predicates[:3])
-        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names))
+        once = getattr(value, "count", 0) <= len(value.predicates)
+        names = once and any(naming(p) for p in value.predicates[:3])
+        found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names, once=once))
     written = [tuple(getattr(v, "span", (0, 0))) for v in chosen]
     # no year inside a value written whole (*order 2015-000100* holds no *2015*)
     found += years_of_dates([v for v in grounding.values if not _inside_any(tuple(v.span), written)], operands)
@@ -372,6 +373,20 @@ def naming(predicate: str) -> bool:
     """Whether a predicate names its subject (``name``, ``title``, ``label``, ``firstName``)."""
     local = re.split(r"[/#]", predicate)[-1].lower()
     return any(word in local for word in ("name", "title", "label"))
+
+
+def identifying(name: str) -> bool:
+    """Whether a predicate's name (its IRI or its words) says it identifies its subject
+    (``recordId``, ``orderNumber``, *species code*): a value held once under it names one node.
+
+    >>> identifying("http://x/s#recordId"), identifying("http://x/s#order_number"), identifying("http://x/coreCount")
+    (True, True, False)
+    >>> identifying("record number"), identifying("number of cores")
+    (True, False)
+    """
+    local = re.split(r"[/#]", name)[-1]
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", local).replace("_", " ").replace("-", " ").lower().split()
+    return bool(words) and words[-1] in ("id", "identifier", "number", "code", "no")
 
 
 def _number(text: str) -> str:

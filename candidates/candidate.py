@@ -38,7 +38,8 @@ class Anchor:
     kind: str  # "entity", "class", "value" or "year" (a year that dates fall in)
     score: float
     predicates: tuple[str, ...] = ()  # a value's: the predicates it is an object of
-    unique: bool = False  # a value held by one node only: it names that node (a title, a name)
+    unique: bool = False  # a value held by one node only under a name: it names that node (a title, a name)
+    once: bool = False  # a value held by one node only
     asked: bool = False  # a class the question asks for (*which airports ...*): the answer's
     partial: bool = False  # an entity the question names by part of its name (*the RER*: RER A)
 

@@ -113,11 +113,11 @@ _GROUP_RANK = re.compile(
     r"|\bby (?:the )?number of\b|\b(?:most|least) (?:often|frequently)\b|" + _BY_TOTAL.pattern
 )
 _VALUE = re.compile(
-    r"^(?:in |at )?(?:when|what year|which year|what date|which date|what time|how long|how old|how much|how big"
+    r"^(?:in |at |on )?(?:when|what year|which year|what date|which date|what time|how long|how old|how much|how big"
     r"|how tall|how deep|how heavy|how far|how strong|how wide|how high)\b"
 )
 _QUOTED = re.compile(
-    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontains? (?:the word )?(\w+)"
+    r"['\"‘“]([^'\"’”]{2,40})['\"’”]|\bcontain(?:s|ing)? (?:the word )?(\w+)"
     r"|\b(?:with|have|has|having) (\w+) in (?:its|their|the) \w+"
     r"|\b(?:surname|last name|family name|first name|given name)(?: is)? ([A-Z][\w'-]*)"
 )
@@ -429,7 +429,11 @@ _THINGS = re.compile(
 _WHO_ASKED = re.compile(r"^(?:(?:to|by|with|for|from|of) )?(?:who|whom)\b")
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
 #: *what is the shortest air time of any flight*: a superlative of an attribute named before *of*
-_VALUE_SUPERLATIVE = re.compile(r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3} of\b")
+#: *what is the shortest X of*, *... X ever recorded*: a value, not a thing that holds it
+_VALUE_SUPERLATIVE = re.compile(
+    r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3}"
+    r" (?:of\b|(?:ever )?(?:recorded|measured|observed|reported|seen)\b)"
+)
 _COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:[\w-]+\s+)?[\w-]+)")
 
 
@@ -493,6 +497,8 @@ def _aggregates(text: str) -> tuple[str, ...]:
 
     >>> _aggregates("what is the shortest air time of any flight"), _aggregates("what is the longest track")
     (('minimum',), ())
+    >>> _aggregates("what is the longest hindfoot length recorded")
+    ('maximum',)
     >>> _aggregates("the five airports with the highest altitude")
     ()
     """

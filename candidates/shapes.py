@@ -597,6 +597,31 @@ def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
     )  # fmt: skip
 
 
+def counted_difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
+    """How many more things ``first`` finds than ``second`` (``later``: the other way round),
+    each counted on its own (*how many more captures of A than of B*).
+
+    >>> a = Candidate("lookup", ("Find the capture whose species is A, assign it to ?x.", _ANSWER), ("?x <s> <A> .",))
+    >>> b = Candidate("lookup", ("Find the capture whose species is B, assign it to ?x.", _ANSWER), ("?x <s> <B> .",))
+    >>> found = counted_difference(a, b, later=False)
+    >>> found.head, found.patterns[1]
+    ('SELECT ((?a - ?b) AS ?d)', '{ SELECT (COUNT(DISTINCT ?x_b) AS ?b) WHERE { ?x_b <s> <B> . } }')
+    """
+    a, b = _answer_named(first, "?x", ""), _answer_named(second, "?x_b", "_b")
+    minuend, subtrahend = ("?b", "?a") if later else ("?a", "?b")
+    steps = (*a.steps, "Count ?x, assign it to ?a.", *b.steps, "Count ?x_b, assign it to ?b.",
+             f"Compute {minuend} minus {subtrahend}, assign it to ?d.", "The answer is ?d.")  # fmt: skip
+    patterns = (
+        f"{{ SELECT (COUNT(DISTINCT ?x) AS ?a) WHERE {{ {' '.join(a.patterns)} }} }}",
+        f"{{ SELECT (COUNT(DISTINCT ?x_b) AS ?b) WHERE {{ {' '.join(b.patterns)} }} }}",
+    )
+    return replace(
+        first, shape="difference", steps=steps, patterns=patterns, head=f"SELECT (({minuend} - {subtrahend}) AS ?d)",
+        anchors=tuple(dict.fromkeys(first.anchors + second.anchors)), hops=max(first.hops, second.hops),
+        answer_kind="literal", names_answer=False, answer_class="",
+    )  # fmt: skip
+
+
 def outranks(first: Candidate, second: Candidate, op: str) -> Candidate:
     """Whether the number ``first`` finds compares so with the one ``second`` finds (*did
     Gare du Nord have more passengers than Châtelet*); each reading keeps its own helpers.
@@ -654,6 +679,10 @@ def _answer_named(reading: Candidate, answer: str, suffix: str) -> Candidate:
 
     steps = tuple(renamed(s) for s in without_answer(reading))
     return replace(reading, steps=steps, patterns=tuple(renamed(p) for p in reading.patterns))
+
+
+#: what a question asks for where it asks for dates
+_DAYS_ASKED = frozenset({"day", "date"})
 
 
 def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
@@ -836,6 +865,11 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield ranked_groups(base, group, None, not cues.least, offset, keep)
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
+        # *on which date were the most captures made*, *which two days had the most orders*: the
+        # dates grouped, one asked for
+        days = counts and (cues.value or bool(_DAYS_ASKED & wanted))
+        for day in (a for a in numbers if a.dated and a.via == "?x") if days else ():
+            yield replace(ranked_groups(base, day, None, not cues.least, offset, keep), answer_kind="literal")
         # *which species has the highest average body mass*: groups ranked by the function named
         for group in _group_keys(base, others) if cues.things else ():
             for function in cues.named_functions:

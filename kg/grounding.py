@@ -416,6 +416,8 @@ class GroundingIndex:
             for other in other_numbers(name):
                 self._put(self.class_keys, other, _Key(position, source, "inflected"))
             words = name.split()
+            for said in _of_phrases(words):
+                self._put(self.class_keys, said, _Key(position, source, "inflected"))
             for start in range(1, len(words)):
                 tail = " ".join(words[start:])
                 fraction = (len(words) - start) / len(words)
@@ -1033,6 +1035,18 @@ class Grounder:
             if current is None or score > current[1]:
                 best[hit.position] = (hit, score)
         return best
+
+
+def _of_phrases(words: Sequence[str]) -> list[str]:
+    """A two-word class name said with *of* (*plot type*: *type of plot*, *types of plot*).
+
+    >>> _of_phrases(["plot", "type"]), _of_phrases(["country"])
+    (['type of plot', 'types of plot'], [])
+    """
+    if len(words) != 2:
+        return []
+    modifier, head = words
+    return [f"{form} of {modifier}" for form in (head, *other_numbers(head))]
 
 
 _WHOLE = frozenset({"exact", "inflected"})

@@ -100,6 +100,8 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         asked = (asked - {"count"}) | {"aggregate"}
     if cues.named_functions and cues.things and cues.ranking and "group" in realised:  # *the highest average*
         asked |= {"aggregate", "group"}
+    if cues.difference and cues.counted and "difference" in realised:  # *how many more captures of A than of B*
+        asked |= {"count"}
     return asked
 
 
@@ -117,7 +119,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "extra_hops": float(max(candidate.hops - 1, 0)),
         "answer_typed": float(not cues.value and any(map(_types_answer, steps))),
         "value_answer": float(cues.value and candidate.answer_kind == "literal"),
-        "answers_named": float(candidate.names_answer and candidate.shape != "yes-no"),
+        "answers_named": float(candidate.names_answer and _answers_x(candidate)),
         "function_match": _function_match(candidate, cues),
         "counted_typed": _counted_typed(candidate, cues, realised),
         "attribute_named": _attribute_named(candidate, cues),
@@ -181,6 +183,16 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
 #: the one variable a plan answers with (*The answer is ?g.*)
 _ANSWER_VAR = re.compile(r"^The answer is (\?\w+)\.$")
 _ASKS_TYPE = re.compile(r"\b(?:type|types|kind|kinds|sort|class|classes|category|categories)\b")
+
+
+def _answers_x(candidate: Candidate) -> bool:
+    """Whether the answer holds the ``?x`` a reading found (not a yes/no, nor only values of
+    it: *the weight and hindfoot length of record 17230* answers two values of the record).
+
+    >>> _answers_x(Candidate("columns", (), (), head="SELECT DISTINCT ?v1 ?v2"))
+    False
+    """
+    return candidate.shape != "yes-no" and re.search(r"\?x\b", candidate.head) is not None
 
 
 def _answers_type(candidate: Candidate, cues: Cues) -> float:
