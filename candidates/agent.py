@@ -104,7 +104,7 @@ class AgentLimits:
     statements_per_node: int = 40
     attributes: int = 20
     max_candidates: int = 240
-    store_queries: int = 800
+    store_queries: int = 1600
     timeout: float = 2.0
     seconds: float = 10.0
 
@@ -213,6 +213,8 @@ class Agent:
             things = (n for c in ranked if c not in best and (n := with_kind(c)).answer_class == "named")
             every_one = [with_kind(b) for b in wholes]
             pool = _unique(pool + every_one + list(itertools.islice(things, beam // 2)))
+        if not anchors:  # nothing grounded: every holder of an attribute named is a base (*for each marital status*)
+            pool = _unique(pool + [with_kind(b) for b in typed])
         if (cues.things or asked) and not (cues.count or cues.negation):  # a record's things, in its place
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
             pool += [with_kind(s) for c in pool for s in self._through_records(view, c, asked, words)]
@@ -279,8 +281,9 @@ class Agent:
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
             final += [outranks(a, b, cues.outranks) for a, b in pairs]
-        if cues.share:
-            final += _shares(firsts + grown, cues.share == "percentage", self.limits.beam)
+        if cues.share:  # of things a reading finds, or that hold a flag (*have left the company*)
+            flagged = [c for c in final if c.shape == "compare" and c.patterns[-1].startswith("FILTER(?v = ")]
+            final += _shares(firsts + grown + flagged, cues.share == "percentage", self.limits.beam)
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
             counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and _counts(a, cues)}
@@ -733,17 +736,21 @@ class Agent:
     def _counted_as_kept(self, view: GraphView, cues: Cues) -> Cues:
         """The cues with no ranking by a number of things where what *the most* counts is a
         number the graph keeps under those words (*hit the most home runs*: a batting
-        season's *home runs*, not how many of something)."""
-        if not cues.group_rank or not cues.counted:
+        season's *home runs*, not how many of something), and no count where an aggregate
+        is of such a number (*the average number of years at the company*: the years at the
+        company, a number kept, begin with the words counted)."""
+        averaged = cues.count and bool(cues.aggregates)
+        if not (cues.group_rank or averaged) or not cues.counted:
             return cues
-        counted = " ".join(singular_word(w) for w in cues.counted.split())
+        counted = [singular_word(w) for w in cues.counted.split()]
         for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
-            if edge is None or " ".join(singular_word(w) for w in words.split()) != counted:
+            named = [singular_word(w) for w in words.split()]
+            if edge is None or not (named == counted or (averaged and named[: len(counted)] == counted)):
                 continue
             sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
-                return replace(cues, group_rank=False)
+                return replace(cues, group_rank=False, count=cues.count and not averaged)
         return cues
 
     def _things_unnamed(self, word: str) -> bool:

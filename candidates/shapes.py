@@ -258,11 +258,20 @@ def _flag_words_in(sentence: str, text: str) -> bool:
     True
     >>> _flag_words_in("Find the finale of the episode ?x, assign it to ?v.", "how many episodes were finales")
     True
+
+    A verb in the third person is said in the plural too (*works overtime*: *employees work
+    overtime*).
+
+    >>> _flag_words_in("Find the works overtime of the employee ?x, assign it to ?v.", "how many employees work it")
+    False
+    >>> _flag_words_in("Find the works overtime of the employee ?x, assign it to ?v.", "who works overtime")
+    True
     """
     words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
     said = text.split()
     written = {*said, *map(singular_word, said)}  # *finales*: *finale*
-    return bool(words) and words <= written | {past for word in written for past in past_forms(word)}
+    written |= {past for word in written for past in past_forms(word)}
+    return bool(words) and all(w in written or singular_word(w) in written for w in words)
 
 
 def whether(candidate: Candidate) -> Candidate:
@@ -825,6 +834,9 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield whether(flagged(base, attribute, not cues.negation))
         if cues.count:
             yield counted(flagged(base, attribute, not cues.negation))
+        if cues.per_group:  # *how many employees left the company in each department*
+            kept = flagged(base, attribute, not cues.negation)
+            yield from (grouped(kept, group, None, None) for group in _group_keys(kept, keys))
     if cues.contains:
         yield containing(base, cues.contains, cues.starts)
         for attribute in (a for a in others if named_at(a.sentence, cues.text) >= 0):

@@ -100,6 +100,8 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         asked = (asked - {"count"}) | {"aggregate"}
     if cues.named_functions and cues.things and cues.ranking and "group" in realised:  # *the highest average*
         asked |= {"aggregate", "group"}
+    if cues.named_functions and cues.things and cues.compare and "group" in realised:  # *an average above 10000*
+        asked |= {"aggregate", "group"}
     if cues.difference and cues.counted and "difference" in realised:  # *how many more captures of A than of B*
         asked |= {"count"}
     return asked
