@@ -578,6 +578,8 @@ class Agent:
         nodes are then the third's own)."""
         for i, a in enumerate(found):
             for b in found[i + 1 :] if others is None else others:
+                if not (a.anchors and b.anchors):  # a reading of every holder keeps nothing: no join
+                    continue
                 if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _two_by_two(a, b) else 3):
                     continue
                 b_own = _renamed_helpers_n(b, 1 if others is None else 2)
@@ -1241,9 +1243,11 @@ def _answered_by(candidate: Candidate, waypoint: str) -> Candidate:
 def _kin(view: GraphView, things: Candidate, term: str) -> bool:
     """Whether the things a typed base finds and the instances of the class ``term`` share a
     type (*managers* and *players* are both persons; *teams* and *divisions* share none, and
-    *the teams that are not divisions* means nothing)."""
-    shared = (*things.patterns, "?x a ?t .", f"?y a {term} .", "?y a ?t .", f"FILTER(?t != {term})")
-    return view.reaches(shared)
+    *the teams that are not divisions* means nothing). Each side's types are gathered on
+    their own: joined through ``?t`` in one pattern, every thing meets every instance."""
+    mine = f"{{ SELECT DISTINCT ?t WHERE {{ {' '.join(things.patterns)} ?x a ?t . }} }}"
+    theirs = f"{{ SELECT DISTINCT ?t WHERE {{ ?y a {term} . ?y a ?t . }} }}"
+    return view.reaches((mine, theirs, f"FILTER(?t != {term})"))
 
 
 def _finds_flags(view: GraphView, reading: Candidate) -> bool:
