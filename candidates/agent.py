@@ -580,7 +580,7 @@ class Agent:
             for b in found[i + 1 :] if others is None else others:
                 if not (a.anchors and b.anchors):  # a reading of every holder keeps nothing: no join
                     continue
-                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _two_by_two(a, b) else 3):
+                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _two_by_two(view, a, b) else 3):
                     continue
                 b_own = _renamed_helpers_n(b, 1 if others is None else 2)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)
@@ -1191,14 +1191,17 @@ def _identified(base: Candidate, once: Set[str]) -> bool:
     return said is not None and identifying(said.group(1))
 
 
-def _two_by_two(a: Candidate, b: Candidate) -> bool:
+def _two_by_two(view: GraphView, a: Candidate, b: Candidate) -> bool:
     """Whether two readings may meet four hops apart: by the same edges (:func:`_parallel`),
-    or each two hops from one item of its own (not from all things of a class), at a node
-    (one with an edge of its own, no value: an episode number is never a rank)."""
+    or each two hops from one item of its own (not from all things of a class), at a node,
+    no value (an episode number is never a rank, and the job levels of male and of female
+    employees meet at every level, a join of both)."""
     one_each = a.hops == b.hops == 2 and len(a.anchors) == len(b.anchors) == 1
     typed = any(c.steps[0].startswith(TYPED) for c in (a, b))
-    node = any(p.startswith("?x ") for c in (a, b) for p in c.patterns)
-    return _parallel(a, b) or (one_each and not typed and node)
+    if not (_parallel(a, b) or (one_each and not typed)):
+        return False
+    found = view.sample(a.patterns, "?x", 1)
+    return bool(found) and found[0].type == "uri"
 
 
 def _parallel(a: Candidate, b: Candidate) -> bool:
