@@ -580,7 +580,8 @@ class Agent:
             for b in found[i + 1 :] if others is None else others:
                 if not (a.anchors and b.anchors):  # a reading of every holder keeps nothing: no join
                     continue
-                if set(a.anchors) & set(b.anchors) or a.hops + b.hops > (4 if _two_by_two(view, a, b) else 3):
+                apart = a.hops + b.hops
+                if set(a.anchors) & set(b.anchors) or apart > 4 or (apart == 4 and not _two_by_two(view, a, b)):
                     continue
                 b_own = _renamed_helpers_n(b, 1 if others is None else 2)
                 steps = (*_steps(a), *_steps(b_own), _ANSWER)

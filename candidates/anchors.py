@@ -15,6 +15,7 @@ from nl2sparql.candidates.candidate import Anchor
 from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
 from nl2sparql.candidates.units import is_number
 from nl2sparql.kg.grounding import CATEGORY_HOLDERS, category_code
+from nl2sparql.kg.local_names import local_name_words
 from nl2sparql.kg.store import NS as FREEBASE_NS
 from nl2sparql.kg.verbs import agent_nouns
 
@@ -384,9 +385,8 @@ def identifying(name: str) -> bool:
     >>> identifying("record number"), identifying("number of cores")
     (True, False)
     """
-    local = re.split(r"[/#]", name)[-1]
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", local).replace("_", " ").replace("-", " ").lower().split()
-    return bool(words) and words[-1] in ("id", "identifier", "number", "code", "no")
+    made = local_name_words(name)
+    return made is not None and made[0].lower().split()[-1] in ("id", "identifier", "number", "code", "no")
 
 
 def _number(text: str) -> str:

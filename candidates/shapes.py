@@ -597,13 +597,7 @@ def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
     """
     a = _answer_named(first, "?a", "")
     b = _answer_named(second, "?b", "_b")
-    minuend, subtrahend = ("?b", "?a") if later else ("?a", "?b")
-    steps = (*a.steps, *b.steps, f"Compute {minuend} minus {subtrahend}, assign it to ?d.", "The answer is ?d.")
-    return replace(
-        first, shape="difference", steps=steps, patterns=a.patterns + b.patterns,
-        head=f"SELECT (({minuend} - {subtrahend}) AS ?d)", anchors=tuple(dict.fromkeys(first.anchors + second.anchors)),
-        hops=max(first.hops, second.hops), answer_kind="literal", names_answer=False, answer_class="",
-    )  # fmt: skip
+    return _subtracted(first, second, later, (*a.steps, *b.steps), a.patterns + b.patterns)
 
 
 def counted_difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
@@ -617,13 +611,21 @@ def counted_difference(first: Candidate, second: Candidate, later: bool) -> Cand
     ('SELECT ((?a - ?b) AS ?d)', '{ SELECT (COUNT(DISTINCT ?x_b) AS ?b) WHERE { ?x_b <s> <B> . } }')
     """
     a, b = _answer_named(first, "?x", ""), _answer_named(second, "?x_b", "_b")
-    minuend, subtrahend = ("?b", "?a") if later else ("?a", "?b")
-    steps = (*a.steps, "Count ?x, assign it to ?a.", *b.steps, "Count ?x_b, assign it to ?b.",
-             f"Compute {minuend} minus {subtrahend}, assign it to ?d.", "The answer is ?d.")  # fmt: skip
+    steps = (*a.steps, "Count ?x, assign it to ?a.", *b.steps, "Count ?x_b, assign it to ?b.")
     patterns = (
         f"{{ SELECT (COUNT(DISTINCT ?x) AS ?a) WHERE {{ {' '.join(a.patterns)} }} }}",
         f"{{ SELECT (COUNT(DISTINCT ?x_b) AS ?b) WHERE {{ {' '.join(b.patterns)} }} }}",
     )
+    return _subtracted(first, second, later, steps, patterns)
+
+
+def _subtracted(
+    first: Candidate, second: Candidate, later: bool, steps: tuple[str, ...], patterns: tuple[str, ...]
+) -> Candidate:
+    """``?a`` minus ``?b`` (``later``: ``?b`` minus ``?a``), bound by ``steps`` and ``patterns``
+    that read both from the two candidates."""
+    minuend, subtrahend = ("?b", "?a") if later else ("?a", "?b")
+    steps = (*steps, f"Compute {minuend} minus {subtrahend}, assign it to ?d.", "The answer is ?d.")
     return replace(
         first, shape="difference", steps=steps, patterns=patterns, head=f"SELECT (({minuend} - {subtrahend}) AS ?d)",
         anchors=tuple(dict.fromkeys(first.anchors + second.anchors)), hops=max(first.hops, second.hops),
