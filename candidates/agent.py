@@ -134,7 +134,7 @@ class Agent:
         cues = read_cues(question)
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
-        anchors = anchors_of(grounding, self.limits, cues)
+        anchors = [a for a in anchors_of(grounding, self.limits, cues) if not self._said_in_a_name(a, cues.text)]
         if names := named_spans(grounding, anchors):  # their words open no operator
             cues = read_cues(getattr(grounding, "question", question), names)
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
@@ -417,6 +417,20 @@ class Agent:
         if anchor.kind == "value":
             for predicate, hop in self._holders(anchor):
                 yield replace(_base(hop, anchor), names_answer=anchor.unique or naming(predicate))
+
+    def _said_in_a_name(self, anchor: Anchor, text: str) -> bool:
+        """Whether a number is written as part of the name of the attribute it was found under
+        (*ranked first in the Forbes 2000*: the 2000 of *rank in the Forbes 2000*), where the
+        question names the attribute, not the value."""
+        if anchor.kind != "value" or not anchor.name.isdigit():
+            return False
+        for predicate in anchor.predicates:
+            for statement in self._by_edge.get(Edge(predicate, "out"), ())[:1]:
+                words = re.findall(r"[a-z0-9]+", statement.description.lower())
+                said = [f"{a} {b}" for a, b in itertools.pairwise(words) if anchor.name in (a, b) and a != b]
+                if any(re.search(rf"\b{pair}\b", text) for pair in said):
+                    return True
+        return False
 
     def _holders(self, anchor: Anchor) -> Iterator[tuple[str, Hop]]:
         """The readings of the nodes that hold a value's (or a year's) term under one of its

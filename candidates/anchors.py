@@ -41,10 +41,14 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     thing."""
     searched = cues.contains if cues is not None else None  # *"Regional" in their name*: a word searched for
     measured = HOW_MEASURED.search(cues.text) if cues is not None else None  # *how deep*: no entity *Deep*
+    aggregated = bool(cues and cues.aggregates)
     linked = [
         e
         for e in grounding.entities
-        if not _common_word(e) and not _searched(e, searched) and not _measure_word(e, measured)
+        if not _common_word(e)
+        and not _searched(e, searched)
+        and not _measure_word(e, measured)
+        and not (aggregated and _aggregate_word(e))
     ]
     # one found in part on another's exact name takes no place (*a1 Best actress*, a record's
     # local name, beside the category *Best actress*)
@@ -370,6 +374,22 @@ def _common_word(entity: Any) -> bool:
     return getattr(entity, "match", "") in ("partial", "fuzzy") and " " not in mention and mention.islower()
 
 
+#: words that name an aggregate when written in lower case (*the highest total profits*)
+_AGGREGATE_WORDS = frozenset({"total", "sum", "average", "mean", "median", "maximum", "minimum"})
+
+
+def _aggregate_word(entity: Any) -> bool:
+    """An entity found by one lower-case word that names an aggregate the question asks for
+    (*total* is not the company *Total* in *the highest total profits*).
+
+    >>> from types import SimpleNamespace as Link
+    >>> _aggregate_word(Link(mention="total")), _aggregate_word(Link(mention="Total"))
+    (True, False)
+    """
+    mention = str(getattr(entity, "mention", "")).strip()
+    return mention.islower() and mention in _AGGREGATE_WORDS
+
+
 def naming(predicate: str) -> bool:
     """Whether a predicate names its subject (``name``, ``title``, ``label``, ``firstName``)."""
     local = re.split(r"[/#]", predicate)[-1].lower()
@@ -397,7 +417,10 @@ def _number(text: str) -> str:
 
 
 def _operands(cues: Cues) -> set[str]:
+    """The numbers the question compares with or ranks by, as written (*150 billion*: 150 too)."""
     found = {_number(cues.compare[1])} if cues.compare else set()
+    if cues.compare and cues.compare_scale > 1:
+        found.add(_number(str(float(cues.compare[1]) / cues.compare_scale)))
     if cues.window:
         offset, keep = cues.window
         found |= {_number(str(n)) for n in (keep, offset + 1, offset + keep)}

@@ -88,6 +88,13 @@ _COMPARE = (
 )  # fmt: skip
 #: a value's sign, which compares it with zero
 _SIGN = re.compile(r"\b(negative|positive)\b")
+#: *made a loss*, *loss-making*, *unprofitable*: a profit below zero
+_LOSS = re.compile(
+    r"\b(?:made|make|makes|making|posted|posts|reported|reports|had|has|have|with|ran|runs)\s+(?:a\s+)?(?:net\s+)?"
+    r"loss(?:es)?\b|\bloss-making\b|\bunprofitable\b|\blost money\b"
+)
+#: *the biggest loss* is the lowest profit: a ranking the other way
+_LOSS_RANKED = re.compile(r"\b(?:biggest|largest|greatest|highest|heaviest|worst|most)\s+(?:net\s+)?loss(?:es)?\b")
 _AGGREGATES = (
     (re.compile(r"\b(average|mean)\b"), "average"),
     # "a total above 20" names an attribute, not a sum: a total is summed when a noun or "of" follows
@@ -161,6 +168,7 @@ class Cues:
     placed: int = 0  # the place a thing finished in (*finished second*: 2)
     compare: tuple[str, str] | None = None
     compare_unit: str = ""  # the word after the compared number (*80 minutes*), a unit or not
+    compare_scale: int = 1  # the scale word the compared number is written with (*150 billion*: 10**9)
     aggregates: tuple[str, ...] = ()
     per_group: bool = False
     negation: bool = False
@@ -293,24 +301,30 @@ def _placed(text: str) -> int:
     return _ordinal(match.group(1), match.group(2)) if match else 0
 
 
-def _comparison(text: str) -> tuple[tuple[str, str] | None, str]:
-    """The comparison the question makes with a number, and the word right after that number
-    (*longer than 80 minutes*: a unit, or any other word).
+def _comparison(text: str) -> tuple[tuple[str, str] | None, str, int]:
+    """The comparison the question makes with a number, the word right after that number
+    (*longer than 80 minutes*: a unit, or any other word), and the scale word it is written
+    with (*above 150 billion dollars*: 10**9, which a graph keeping *billions of dollars* divides by).
 
     >>> _comparison("which tracks are longer than 80 minutes"), _comparison("which tracks are long")
-    ((('greater than', '80'), 'minutes'), (None, ''))
-    >>> _comparison("how many order lines made a negative profit")
-    (('less than', '0'), '')
+    ((('greater than', '80'), 'minutes', 1), (None, '', 1))
+    >>> _comparison("how many order lines made a negative profit"), _comparison("how many companies made a loss")
+    ((('less than', '0'), '', 1), (('less than', '0'), '', 1))
+    >>> _comparison("which companies have sales above 150 billion dollars")
+    (('greater than', '150000000000'), 'dollars', 1000000000)
     """
     for pattern, op in _COMPARE:
         match = pattern.search(text)
         if match:
             after = re.match(r"\s+([a-z]+)", text[match.end() :])
-            return (op, number_value(match.group(1))), after.group(1) if after else ""
+            scale = _SCALES.get(match.group(1).rpartition(" ")[2], 1)
+            return (op, number_value(match.group(1))), after.group(1) if after else "", scale
     sign = _SIGN.search(text)  # *a negative profit*: below zero
     if sign:
-        return ("less than" if sign.group(1) == "negative" else "greater than", "0"), ""
-    return None, ""
+        return ("less than" if sign.group(1) == "negative" else "greater than", "0"), "", 1
+    if _LOSS.search(text):
+        return ("less than", "0"), "", 1
+    return None, "", 1
 
 
 def singular_word(word: str) -> str:
@@ -361,10 +375,11 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     if names:
         return replace(read_cues(_masked(question, names)), text=_words(question))
     text = " ".join(question.lower().split())
-    compare, compare_unit = _comparison(text)
+    compare, compare_unit, compare_scale = _comparison(text)
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
     contained, started = _contained(question), _started(question)
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
+    bare = _LOSS_RANKED.sub("lowest profit", bare)
     difference = _difference(text)
     if difference:  # *how many more threads than cores*: a difference, no ranking, nothing compared
         bare = _HOW_MANY_MORE.sub(" ", bare)
@@ -377,6 +392,7 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         placed=_placed(text),
         compare=compare,
         compare_unit=compare_unit,
+        compare_scale=compare_scale,
         aggregates=_aggregates(bare),
         per_group=bool(_GROUP.search(text)),
         negation=bool(_NEGATION.search(text)),

@@ -174,10 +174,10 @@ def containing(base: Candidate, word: str, start: bool = False) -> Candidate:
     return replace(base, shape="contains", steps=steps, patterns=patterns)
 
 
-def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: str = "") -> Candidate:
+def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: str = "", scale: int = 1) -> Candidate:
     """The ``?x`` whose ``?v`` compares with a number the question writes (in the attribute's
-    unit where the question writes it in another: :func:`~.units.rescaled`)."""
-    number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence))
+    unit or scale where the question writes it in another: :func:`~.units.rescaled`)."""
+    number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence), scale)
     if _DAY.fullmatch(number):  # a day: ISO dates and times compare as text (a time that day is after it)
         value = condition("STR(?v)", op, f'"{number}"')
     elif op in ("after", "before", DECADE) and attribute.dated and len(number) == 4:
@@ -509,12 +509,14 @@ def attribute_words(sentence: str) -> str:
     'weight'
     >>> attribute_words("Find the population density per square kilometre of the count ?x, assign it to ?v.")
     'population density'
+    >>> attribute_words("Find the sales in billions of dollars of the company ?x, assign it to ?v.")
+    'sales'
     """
     words = " ".join(re.findall(r"[^\W\d_]+", attribute_phrase(sentence)))
     per = _PER_UNIT.search(words)
     if per and unit(per.group(1)):  # *per square kilometre* too
         words = words[: per.start()]
-    return re.sub(r"(?<=\w) in \w+( \w+)?$", "", words)
+    return re.sub(r"(?<=\w) in \w+(?: of)?( \w+)?$", "", words)
 
 
 _PER_UNIT = re.compile(r"(?<=\w) per (?:square |cubic )?(\w+)$")
@@ -895,7 +897,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     if cues.compare and not cues.counts_compared:  # *more than 3 films* compares a count, not a value
         day = bool(_DAY.fullmatch(cues.compare[1]))  # *after 2024-07-30* compares dates alone
         for attribute in (a for a in numbers if a.dated or not day):
-            kept = compared(base, attribute, *cues.compare, cues.compare_unit)
+            kept = compared(base, attribute, *cues.compare, cues.compare_unit, cues.compare_scale)
             yield kept
             if cues.count:  # *how many countries had more than ...*
                 yield counted(kept)
@@ -908,7 +910,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield aggregated(base, attribute, _aged(function, cues, attribute))
     # *the average salary of the members with more than 30 years since their PhD*: of those kept
     for kept_by in (a for a in numbers if cues.compare and cues.aggregates and _said_after(a, cues)):
-        kept = _value_as_w(compared(base, kept_by, *cues.compare, cues.compare_unit))
+        kept = _value_as_w(compared(base, kept_by, *cues.compare, cues.compare_unit, cues.compare_scale))
         for function in cues.aggregates:
             for attribute in (a for a in numbers if a is not kept_by):
                 yield aggregated(kept, attribute, _aged(function, cues, attribute))

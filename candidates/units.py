@@ -41,15 +41,36 @@ def attribute_unit(attribute: str) -> tuple[str, float] | None:
     return found[-1] if found else None
 
 
-def rescaled(number: str, asked: str, attribute: str) -> str:
+#: the scale an attribute keeps its numbers in (*sales in billions of dollars*)
+_SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+
+def attribute_scale(attribute: str) -> float:
+    """The scale an attribute's words name (*market value in billions of dollars*: 1e9), else 1.
+
+    >>> attribute_scale("sales in billions of dollars"), attribute_scale("population")
+    (1000000000.0, 1)
+    """
+    found = [_SCALES[word] for word in re.findall(r"[a-z]+", attribute) if word in _SCALES]
+    return found[-1] if found else 1
+
+
+def rescaled(number: str, asked: str, attribute: str, scale: int = 1) -> str:
     """``number`` in the unit ``attribute`` (its words, lower-cased) names, when the question
-    wrote it in another unit (``asked``) of the same dimension; else unchanged.
+    wrote it in another unit (``asked``) of the same dimension, or with a scale word
+    (``scale``: *150 billion*) where the attribute keeps a scale of its own; else unchanged.
 
     >>> rescaled("80", "minutes", "milliseconds")
     '4800000'
     >>> rescaled("80", "", "milliseconds")
     '80'
+    >>> rescaled("150000000000", "dollars", "sales in billions of dollars", 10**9)
+    '150'
+    >>> rescaled("150", "", "sales in billions of dollars")
+    '150'
     """
+    if scale > 1 and attribute_scale(attribute) > 1:
+        return _written(float(number) / attribute_scale(attribute))
     source, target = unit(asked) if asked else None, attribute_unit(attribute)
     if source is None or target is None or source[0] != target[0] or source[1] == target[1]:
         return number
@@ -57,6 +78,10 @@ def rescaled(number: str, asked: str, attribute: str) -> str:
         value = float(number) * source[1] / target[1]
     except ValueError:
         return number
+    return _written(value)
+
+
+def _written(value: float) -> str:
     return str(int(round(value))) if abs(value - round(value)) < 1e-9 else f"{value:.6f}".rstrip("0")
 
 

@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from rapidfuzz import fuzz, process
 
 from nl2sparql.errors import Nl2SparqlError
+from nl2sparql.kg.demonyms import country_names
 from nl2sparql.kg.label_index import (
     ALIAS,
     FREEBASE_NS,
@@ -309,6 +310,8 @@ class EntityLinker:
                 self._partial(key, i, j, out)
                 if j - i == 1:
                     self._derived(key, i, out)
+                if j - i <= 2:
+                    self._adjective(key, i, j, out)
                 if not exact and len(key) >= self.weights.fuzzy_min_chars:
                     self._fuzzy(key, i, j, out)
         return out
@@ -344,6 +347,13 @@ class EntityLinker:
                 for position, kind in keys[form]:
                     sim = self.weights.derived * self._kind_sim(kind)
                     out.append(_Match(position, i, i + 1, key, form, sim, "derived"))
+
+    def _adjective(self, key: str, i: int, j: int, out: list[_Match]) -> None:
+        """*French* names the country *France* (irregular adjectives: :mod:`~.demonyms`)."""
+        keys = self.index.keys
+        for form in country_names().get(key, ()):
+            for position, kind in keys.get(form, ()):
+                out.append(_Match(position, i, j, key, form, self.weights.derived * self._kind_sim(kind), "derived"))
 
     def _partial(self, key: str, i: int, j: int, out: list[_Match]) -> None:
         index = self.index
