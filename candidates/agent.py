@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, identifying, named_spans, naming
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
-from nl2sparql.candidates.cues import GROUPED_BY, Cues, read_cues, singular_word
+from nl2sparql.candidates.cues import GROUPED_BY, SIGN_WORDS, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import SPREAD, GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
@@ -137,6 +137,8 @@ class Agent:
         anchors = [a for a in anchors_of(grounding, self.limits, cues) if not self._said_in_a_name(a, cues.text)]
         if names := named_spans(grounding, anchors):  # their words open no operator
             cues = read_cues(getattr(grounding, "question", question), names)
+        if cues.compare and _sign_held(cues, anchors):  # *positive tests*: a result the graph keeps, no sign
+            cues = replace(cues, compare=None)
         if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
         # *more than one Oscar*: things the graph calls otherwise, counted where they reach each
@@ -966,6 +968,23 @@ def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list
         parts = [r for r in readings if r is not whole and set(whole.patterns) < set(r.patterns)]
         found += [share(part, whole, percentage) for part in parts[:limit]]
     return found
+
+
+def _sign_held(cues: Cues, anchors: Sequence[Anchor]) -> bool:
+    """Whether the comparison with zero a sign word makes (*positive*, *negative*) is a value
+    the graph holds instead (*how many tests were positive*: the result *positive*).
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> held = Anchor('"positive"', '"positive"', "value", 1.0, ("http://x/result",))
+    >>> _sign_held(read_cues("How many tests were positive?"), [held])
+    True
+    >>> _sign_held(read_cues("How many order lines made a negative profit?"), [])
+    False
+    """
+    if cues.compare is None or cues.compare[1] != "0":
+        return False
+    words = {a.name.strip('"').lower() for a in anchors if a.kind == "value"}
+    return any(word in words and re.search(rf"\b{word}\b", cues.text) for word in SIGN_WORDS)
 
 
 def _may_hold(reading: Candidate, value: Anchor) -> bool:

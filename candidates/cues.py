@@ -87,7 +87,8 @@ _COMPARE = (
     (re.compile(rf"\b\w{{2,}}er\s+than\s+{_NUMBER}"), "greater than"),
 )  # fmt: skip
 #: a value's sign, which compares it with zero
-_SIGN = re.compile(r"\b(negative|positive)\b")
+SIGN_WORDS = ("negative", "positive")
+_SIGN = re.compile(rf"\b({'|'.join(SIGN_WORDS)})\b")
 #: *made a loss*, *loss-making*, *unprofitable*: a profit below zero
 _LOSS = re.compile(
     r"\b(?:made|make|makes|making|posted|posts|reported|reports|had|has|have|with|ran|runs)\s+(?:a\s+)?(?:net\s+)?"

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import TYPED, TYPED_STEP, Candidate
-from nl2sparql.candidates.cues import AGE_WORDS, HOW_MEASURED, MEASURED_BY, Cues, singular_word
+from nl2sparql.candidates.cues import AGE_WORDS, GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled, unit
 from nl2sparql.candidates.wording import nested
@@ -266,9 +266,12 @@ def _flag_words_in(sentence: str, text: str) -> bool:
     False
     >>> _flag_words_in("Find the works overtime of the employee ?x, assign it to ?v.", "who works overtime")
     True
+    >>> _flag_words_in("Find the collected at the drive-through of the test ?x, assign it to ?v.",
+    ...                "how many tests were collected at the drive-through")
+    True
     """
     words = set(attribute_words(sentence).split()) - {"the", "a", "an", "of", "is", "has"}
-    said = text.split()
+    said = text.replace("-", " ").split()  # *drive-through*: the attribute's words are split there
     written = {*said, *map(singular_word, said)}  # *finales*: *finale*
     written |= {past for word in written for past in past_forms(word)}
     return bool(words) and all(w in written or singular_word(w) in written for w in words)
@@ -719,6 +722,18 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     ]
 
 
+def _numbers_grouped(numbers: Sequence[Hop], text: str) -> list[Hop]:
+    """The numbers of ``?x`` the question groups by, naming them after *each* or *per* (*on
+    each day of the pandemic*: the day, an integer), beside the relations and strings.
+
+    >>> day = Hop("Find the day of the pandemic of the test ?x, assign it to ?v.", (), "?v", "s")
+    >>> [h.statement_id for h in _numbers_grouped([day], "how many positive tests were there on each day")]
+    ['s']
+    """
+    each = GROUPED_BY.search(text)
+    return [hop for hop in numbers if each and hop.via == "?x" and named_at(hop.sentence, each.group(1)) >= 0]
+
+
 def _reached(base: Candidate, node: str) -> set[tuple[str, str]]:
     """The edges ``base`` meets ``node`` by (a node on the way too: the airline that
     operates the routes groups none of them by the routes it operates)."""
@@ -882,10 +897,12 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             for attribute in numbers:
                 yield ranked_groups(base, group, attribute, not cues.least, offset, keep)
         # *on which date were the most captures made*, *which two days had the most orders*: the
-        # dates grouped, one asked for
+        # dates grouped, one asked for; so is a number the question asks for by its name (*on
+        # which day of the pandemic were the most tests collected*)
         days = counts and (cues.value or bool(_DAYS_ASKED & wanted))
-        for day in (a for a in numbers if a.dated and a.via == "?x") if days else ():
-            yield replace(ranked_groups(base, day, None, not cues.least, offset, keep), answer_kind="literal")
+        for day in (a for a in numbers if a.via == "?x") if counts else ():
+            if (day.dated and days) or asks_for(attribute_words(day.sentence), wanted):
+                yield replace(ranked_groups(base, day, None, not cues.least, offset, keep), answer_kind="literal")
         # *which species has the highest average body mass*: groups ranked by the function named
         for group in _group_keys(base, others) if cues.things else ():
             for function in cues.named_functions:
@@ -917,7 +934,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     for attribute in (a for a in numbers if cues.placed and _PLACES_KEPT & set(attribute_words(a.sentence).split())):
         yield compared(base, attribute, "equal to", str(cues.placed))  # *finished second*: a rank of 2
     if cues.per_group:
-        for group in _group_keys(base, keys):
+        for group in (*_group_keys(base, keys), *_numbers_grouped(numbers, cues.text)):
             yield grouped(base, group, None, None)
             for function in cues.aggregates:
                 for attribute in numbers:

@@ -49,9 +49,15 @@ class GraphDescriber(TemplateDescriber):
         return " ".join(words) or "related entity"
 
     def value_noun(self, predicate: str) -> tuple[str, str] | None:
-        """``formed in year`` -> (``formed in``, ``year``): a verb, a preposition, then a noun."""
+        """``formed in year`` -> (``formed in``, ``year``): a verb, a preposition, then a noun;
+        not a yes/no attribute's name (*collected at the drive-through* is true or false, no
+        drive-through the holder is collected at)."""
         words = self.phrase(predicate).split()
-        if not words or not (words[0].endswith("ed") or words[0] in PARTICIPLES):
+        if (
+            self._range(predicate) == XSD + "boolean"
+            or not words
+            or not (words[0].endswith("ed") or words[0] in PARTICIPLES)
+        ):
             return None
         for i in range(1, len(words) - 1):
             if words[i] in PREPOSITIONS and all(w not in PREPOSITIONS for w in words[i + 1 :]):
