@@ -62,6 +62,7 @@ from nl2sparql.candidates.shapes import (
 from nl2sparql.candidates.units import is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
+from nl2sparql.kg.verbs import agent_nouns
 from nl2sparql.memory_bank.statement import Statement
 
 
@@ -150,6 +151,7 @@ class Agent:
             return scorer.scores(question, found, cues, named)
 
         every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
+        every += [h for h in self._flag_holders(view, cues.text) if h.patterns not in {b.patterns for b in every}]
         every = _of_family(every, anchors)
         bases = self._best(question, every, scores, beam * 2)
         # a class the question names types the answer: its instances are joined with every base;
@@ -471,6 +473,21 @@ class Agent:
             if len(found) >= self.limits.beam:
                 break
         return found + _unique(holders)[:1]
+
+    def _flag_holders(self, view: GraphView, text: str) -> list[Candidate]:
+        """All the things of the class that holds a yes/no attribute the question names its
+        holders by, as the ones who do it (*which class had the most survivors*: every
+        passenger, of whom those who survived are counted); at most one class."""
+        said = {singular_word(w) for w in text.split()}
+        for statement in sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]:
+            hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
+            words = attribute_words(hop.sentence).split()
+            if not any(agent_nouns(w) & said for w in words) or hop.sentence.startswith("Find the type"):
+                continue
+            values = view.sample(hop.patterns, "?x", 2)
+            if values and all(_is_flag(v) for v in values) and (holders := self._every_holder(view, hop)):
+                return holders
+        return []
 
     def _every_holder(self, view: GraphView, hop: Hop) -> list[Candidate]:
         """All the things of the class that holds an attribute (*for each sex, what is the
@@ -963,11 +980,34 @@ def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list
     """What share of a class's instances (a reading that is only *the entities whose type is
     C*) another reading keeps (one that types its nodes so and narrows them further)."""
     wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(TYPED)]
-    found = []
+    # *what percentage of the third class passengers survived*: of the things the flag is
+    # said of, where a grounded item narrows them, not of the whole class
+    bases = {id(r): base for r in readings if (base := _unflagged(r)) and any(_narrows(base, w) for w in wholes)}
+    found = [share(r, bases[id(r)], percentage) for r in readings if id(r) in bases]
     for whole in wholes[:2]:
-        parts = [r for r in readings if r is not whole and set(whole.patterns) < set(r.patterns)]
+        parts = [r for r in readings if r is not whole and id(r) not in bases and _narrows(r, whole)]
         found += [share(part, whole, percentage) for part in parts[:limit]]
     return found
+
+
+def _narrows(reading: Candidate, whole: Candidate) -> bool:
+    return set(whole.patterns) < set(reading.patterns)
+
+
+def _unflagged(reading: Candidate) -> Candidate | None:
+    """The reading a yes/no attribute kept true or false (``FILTER(?v = true)``) was added to,
+    or ``None`` where it is no such reading.
+
+    >>> kept = Candidate("compare", ("Find A, assign it to ?x.", "Find the survived of ?x, assign it to ?v.",
+    ...     "Make sure ?v is true.", "The answer is ?x."), ("?x a <P> .", "?x <survived> ?v .", "FILTER(?v = true)"))
+    >>> _unflagged(kept).patterns, _unflagged(kept).steps
+    (('?x a <P> .',), ('Find A, assign it to ?x.', 'The answer is ?x.'))
+    """
+    if reading.shape != "compare" or reading.patterns[-1] not in ("FILTER(?v = true)", "FILTER(?v = false)"):
+        return None
+    steps = tuple(s for s in reading.steps if "?v" not in s)
+    patterns = tuple(p for p in reading.patterns[:-1] if "?v" not in p)
+    return replace(reading, shape="lookup", steps=steps, patterns=patterns)
 
 
 def _sign_held(cues: Cues, anchors: Sequence[Anchor]) -> bool:

@@ -106,7 +106,8 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
 
 def named_spans(grounding: Any, anchors: Sequence[Anchor]) -> list[tuple[int, int]]:
     """Where the question writes the whole name of an entity it is anchored at, as a name
-    (with a capital): words there name a thing, not an operator (*the Best actor award*).
+    (with a capital) or in two words or more (*the first class passengers*: the class *First
+    class*): words there name a thing, not an operator (*the Best actor award*).
 
     >>> from nl2sparql.kg.linker import Candidate
     >>> best = Candidate("http://x/Best_actor", "Best actor", 1.0, "Best actor", (12, 22), "best actor", "exact", 9)
@@ -120,7 +121,9 @@ def named_spans(grounding: Any, anchors: Sequence[Anchor]) -> list[tuple[int, in
     return [
         tuple(e.span)
         for e in grounding.entities
-        if _iri_term(e.entity_id) in terms and e.match == "exact" and any(c.isupper() for c in e.mention)
+        if _iri_term(e.entity_id) in terms
+        and e.match == "exact"
+        and (any(c.isupper() for c in e.mention) or len(e.mention.split()) > 1)
     ]
 
 

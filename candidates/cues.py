@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from nl2sparql.kg.grounding import singular
-from nl2sparql.kg.verbs import past_forms, present_of
+from nl2sparql.kg.verbs import agent_nouns, past_forms, present_of
 
 _WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -354,6 +354,15 @@ def pasts(word: str) -> tuple[str, ...]:
     (True, ('won',))
     """
     return past_forms(word)
+
+
+def doers(word: str) -> set[str]:
+    """Who does what a verb says (*survived*: *survivor*), for the ranker as :func:`pasts`.
+
+    >>> "survivor" in doers("survived")
+    True
+    """
+    return agent_nouns(word)
 
 
 def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:

@@ -18,7 +18,7 @@ from nl2sparql.candidates.cues import AGE_WORDS, GROUPED_BY, HOW_MEASURED, MEASU
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled, unit
 from nl2sparql.candidates.wording import nested
-from nl2sparql.kg.verbs import past_forms
+from nl2sparql.kg.verbs import agent_nouns, past_forms
 
 _ANSWER = "The answer is ?x."
 #: the plan language's comparisons as SPARQL operators
@@ -266,6 +266,8 @@ def _flag_words_in(sentence: str, text: str) -> bool:
     False
     >>> _flag_words_in("Find the works overtime of the employee ?x, assign it to ?v.", "who works overtime")
     True
+    >>> _flag_words_in("Find the survived of the passenger ?x, assign it to ?v.", "which class had the most survivors")
+    True
     >>> _flag_words_in("Find the collected at the drive-through of the test ?x, assign it to ?v.",
     ...                "how many tests were collected at the drive-through")
     True
@@ -274,7 +276,8 @@ def _flag_words_in(sentence: str, text: str) -> bool:
     said = text.replace("-", " ").split()  # *drive-through*: the attribute's words are split there
     written = {*said, *map(singular_word, said)}  # *finales*: *finale*
     written |= {past for word in written for past in past_forms(word)}
-    return bool(words) and all(w in written or singular_word(w) in written for w in words)
+    # *the most survivors*: those who *survived*, named by who does it
+    return bool(words) and all(w in written or singular_word(w) in written or agent_nouns(w) & written for w in words)
 
 
 def whether(candidate: Candidate) -> Candidate:
@@ -722,6 +725,26 @@ def _group_keys(base: Candidate, others: Sequence[Hop]) -> list[Hop]:
     ]
 
 
+def _named_keys(keys: Sequence[Hop], text: str) -> list[Hop]:
+    """The group keys the question names after *each* or *per*, by their words or their last
+    word (*the average age of the passengers in each class*: the passenger class, not the
+    sex); all of them where it names none.
+
+    >>> hop = lambda name: Hop(f"Find the {name} of the passenger ?x, assign it to ?v.", (), "?v", name)
+    >>> [h.statement_id for h in _named_keys([hop("sex"), hop("passenger class")], "the average age in each class")]
+    ['passenger class']
+    """
+    each = GROUPED_BY.search(text)
+    said = {singular_word(w) for w in each.group(1).split()} if each else set()
+    named = [
+        hop
+        for hop in keys
+        if (words := attribute_words(hop.sentence).split())
+        and (named_at(hop.sentence, each.group(1) if each else "") >= 0 or singular_word(words[-1]) in said)
+    ]
+    return named or list(keys)
+
+
 def _numbers_grouped(numbers: Sequence[Hop], text: str) -> list[Hop]:
     """The numbers of ``?x`` the question groups by, naming them after *each* or *per* (*on
     each day of the pandemic*: the day, an integer), beside the relations and strings.
@@ -853,9 +876,19 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
             yield whether(flagged(base, attribute, not cues.negation))
         if cues.count:
             yield counted(flagged(base, attribute, not cues.negation))
+        kept = flagged(base, attribute, not cues.negation)
         if cues.per_group:  # *how many employees left the company in each department*
-            kept = flagged(base, attribute, not cues.negation)
-            yield from (grouped(kept, group, None, None) for group in _group_keys(kept, keys))
+            yield from (grouped(kept, group, None, None) for group in _named_keys(_group_keys(kept, keys), cues.text))
+        if cues.group_rank:  # *which passenger class had the most survivors*
+            offset, keep = cues.window or (0, 1)
+            for group in _group_keys(kept, keys):
+                yield ranked_groups(kept, group, None, not cues.least, offset, keep)
+        for function in cues.aggregates:  # *the average age of the passengers who survived*
+            yield from (aggregated(_value_as_w(kept), number, function) for number in numbers)
+        for number in numbers if cues.ranking and not cues.group_rank else ():  # *the oldest survivor*
+            most, least = _direction(cues, number)
+            yield from _listed(ranked(_value_as_w(kept), number, most or not least, *(cues.window or (0, 1))), cues)
+            yield ranked_value(_value_as_w(kept), number, most or not least)
     if cues.contains:
         yield containing(base, cues.contains, cues.starts)
         for attribute in (a for a in others if named_at(a.sentence, cues.text) >= 0):
@@ -915,7 +948,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         day = bool(_DAY.fullmatch(cues.compare[1]))  # *after 2024-07-30* compares dates alone
         for attribute in (a for a in numbers if a.dated or not day):
             kept = compared(base, attribute, *cues.compare, cues.compare_unit, cues.compare_scale)
-            yield kept
+            yield from _listed(kept, cues)  # *the passengers older than 65 with their age*
             if cues.count:  # *how many countries had more than ...*
                 yield counted(kept)
             if cues.yes_no:  # *was there an earthquake with a magnitude above 7*
@@ -934,7 +967,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     for attribute in (a for a in numbers if cues.placed and _PLACES_KEPT & set(attribute_words(a.sentence).split())):
         yield compared(base, attribute, "equal to", str(cues.placed))  # *finished second*: a rank of 2
     if cues.per_group:
-        for group in (*_group_keys(base, keys), *_numbers_grouped(numbers, cues.text)):
+        for group in _named_keys([*_group_keys(base, keys), *_numbers_grouped(numbers, cues.text)], cues.text):
             yield grouped(base, group, None, None)
             for function in cues.aggregates:
                 for attribute in numbers:
@@ -987,8 +1020,8 @@ def values_compared(base: Candidate, first: Hop, second: Hop, op: str) -> Candid
 
 
 def _listed(chosen: Candidate, cues: Cues) -> Iterator[Candidate]:
-    """A ranking, and where the question asks for more columns (*the three oldest winners and
-    their ages*) the same with the value it ranks by beside each thing.
+    """A ranking (or a comparison), and where the question asks for more columns (*the three
+    oldest winners and their ages*) the same with the value it ranks by beside each thing.
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> chosen = Candidate("rank", ("Rank ?x by ?v in descending order and keep the first 3.", _ANSWER), ())

@@ -313,14 +313,21 @@ def category_code(text: str, holders: int) -> bool:
 CATEGORY_HOLDERS = 3
 
 
-def other_forms(name: str) -> tuple[str, ...]:
-    """A normalised name in the other grammatical number, and a one-word irregular past as
-    its verb (*won*: *win*).
+#: people named by their sex (*women*), where a graph keeps the sex as a value (*female*)
+_SEXED = {
+    "woman": "female", "women": "female", "girl": "female", "girls": "female", "ladies": "female",
+    "man": "male", "men": "male", "boy": "male", "boys": "male", "gentlemen": "male",
+}  # fmt: skip
 
-    >>> other_forms("airports"), other_forms("won")
-    (('airport',), ('wons', 'win'))
+
+def other_forms(name: str) -> tuple[str, ...]:
+    """A normalised name in the other grammatical number, a one-word irregular past as its
+    verb (*won*: *win*), and people named by their sex as the value (*women*: *female*).
+
+    >>> other_forms("airports"), other_forms("won"), other_forms("women")
+    (('airport',), ('wons', 'win'), ('woman', 'female'))
     """
-    verb = present_of(name)
+    verb = present_of(name) or _SEXED.get(name)
     return (*other_numbers(name), verb) if verb else other_numbers(name)
 
 

@@ -21,7 +21,16 @@ from collections.abc import Sequence
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import TYPED_STEP, Candidate
-from nl2sparql.candidates.cues import GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, base_word, pasts, singular_word
+from nl2sparql.candidates.cues import (
+    GROUPED_BY,
+    HOW_MEASURED,
+    MEASURED_BY,
+    Cues,
+    base_word,
+    doers,
+    pasts,
+    singular_word,
+)
 from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
 
 FEATURES: tuple[str, ...] = (
@@ -42,8 +51,12 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count "), "count"),
     (re.compile(r"^Compute the "), "aggregate"),
     (re.compile(r"^(Rank|Sort) "), "rank"),
-    (re.compile(r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to|in the decade) "),
-     "compare"),
+    (
+        re.compile(
+            r"^Make sure \?\w+ is (greater than|less than|at least|at most|before|after|equal to|in the decade) "
+        ),
+        "compare",
+    ),
     (re.compile(r"^Make sure nothing is |^Make sure \?x is not of type |^Make sure \?\w+ is false\.$"), "negation"),
     (re.compile(r"^Make sure \?x is not (?!of type )"), "same"),
     (re.compile(r"^Make sure \?\w+ (contains|starts with) "), "contains"),
@@ -175,11 +188,18 @@ def _words_covered(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the order item whose menu item is ?w1, assign it to ?v.",)
     >>> round(_words_covered(Candidate("rank", steps, ()), read_cues("Which pizza was ordered most often?")), 2)
     0.33
+
+    A doer is covered by the verb of what they did (*survivors*: *survived*):
+
+    >>> steps = ("Find the survived of the passenger ?x, assign it to ?v.",)
+    >>> _words_covered(Candidate("compare", steps, ()), read_cues("How many survivors?"))
+    1.0
     """
     asked, said = _content(cues.text), _content(" ".join(candidate.steps))
     named = _content(" ".join(step for step in candidate.steps if step.startswith("Find ")))  # not *in order*
     said_past = {form for word in named for form in pasts(word)}
-    return len(asked & (said | said_past)) / len(asked) if asked else 0.0
+    done = {noun for word in named for noun in doers(word)}  # *survivors*: those who *survived*
+    return len(asked & (said | said_past | done)) / len(asked) if asked else 0.0
 
 
 #: the one variable a plan answers with (*The answer is ?g.*)
