@@ -358,9 +358,9 @@ def test_answers_of_a_class_the_question_does_not_name_are_marked(cube: tuple[St
 
 
 def test_groups_of_a_class_the_question_does_not_name_are_marked(shop: tuple[Store, MemoryBank], agent: Agent) -> None:
-    """*For each category, ...*: products grouped by their shop answer shops, a class the
+    """*... grouped by category*: products grouped by their shop answer shops, a class the
     question does not name; grouped by their category, the class it names."""
-    found = candidates(shop, agent, "For each category, what is the average weight of the products?")
+    found = candidates(shop, agent, "What is the average weight of the products, grouped by category?")
     groups = {c.steps[1]: c.answer_class for c in found if c.shape == "group" and c.head.startswith("SELECT ?g")}
     assert groups["Find the in category of the product ?x, assign it to ?g."] == "named"
     assert groups["Find the shop that the product ?x is sold by, assign it to ?g."] == "other"
