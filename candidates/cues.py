@@ -110,6 +110,8 @@ _AGGREGATES = (
     (re.compile(r"\b(maximum|highest|largest|biggest)\b|^what (?:is|was) the most\b"), "maximum"),
 )
 AGE_WORDS = re.compile(r"\b(?:old|older|oldest|young|younger|youngest)\b")
+#: words of speed, which rank a time taken the other way (*the fastest time*: the least)
+SPEED_WORDS = re.compile(r"\b(?:fast|faster|fastest|quick|quicker|quickest|slow|slower|slowest)\b")
 _EXTREME = re.compile(r"\b(?:minimum|lowest|smallest|least|maximum|highest|largest|biggest)\b")
 _GROUP = re.compile(r"\b(for each|for every|per|each|by each|grouped by|in each)\b")
 #: what a question groups by, after the word that says so (*each census subdivision type*)

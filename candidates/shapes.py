@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import TYPED, TYPED_STEP, Candidate
-from nl2sparql.candidates.cues import AGE_WORDS, GROUPED_BY, HOW_MEASURED, MEASURED_BY, Cues, singular_word
+from nl2sparql.candidates.cues import AGE_WORDS, GROUPED_BY, HOW_MEASURED, MEASURED_BY, SPEED_WORDS, Cues, singular_word
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled, unit
 from nl2sparql.candidates.wording import nested
@@ -1044,10 +1044,22 @@ def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     (True, False)
     >>> _direction(read_cues("Who was the oldest baker?"), replace(age, dated=True))
     (False, True)
+
+    *Fastest* is the least time where the attribute keeps a time or a duration:
+
+    >>> hours = Hop("Find the time in hours of the race win ?x, assign it to ?v.", (), "?v", "s")
+    >>> _direction(read_cues("Who won with the fastest time?"), hours)
+    (False, True)
     """
+    if SPEED_WORDS.search(cues.text) and _TIMED.search(attribute_phrase(attribute.sentence)):
+        return cues.least, cues.most
     if attribute.dated or not AGE_WORDS.search(cues.text):
         return cues.most, cues.least
     return cues.least, cues.most
+
+
+#: the words of an attribute that keeps a time taken (*time in hours*, *duration*, *minutes*)
+_TIMED = re.compile(r"\b(?:time|times|duration|hours|minutes|seconds|milliseconds)\b")
 
 
 #: the words of an attribute that keeps the place a thing finished in
