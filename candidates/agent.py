@@ -27,6 +27,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, identifying, named_spans, naming
@@ -459,9 +460,8 @@ class Agent:
         asked = {singular_word(w) for w in text.split()}
         found: list[Candidate] = []
         holders: list[Candidate] = []
-        statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
-        for statement in statements:
-            words = [singular_word(w) for w in attribute_words(f"Find {body(statement)}").split()]
+        for statement, read in self._attribute_statements:
+            words = [singular_word(w) for w in read]
             if not words or words[0] == "type" or not (set(words) <= asked or words[-1] in asked):
                 continue
             hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
@@ -474,15 +474,23 @@ class Agent:
                 break
         return found + _unique(holders)[:1]
 
+    @cached_property
+    def _attribute_statements(self) -> list[tuple[Statement, list[str]]]:
+        """The bank's statements, the most supported first (at most ``ATTRIBUTE_STATEMENTS``),
+        each with the words of the attribute it reads: read once, for every question."""
+        statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
+        return [(statement, attribute_words(f"Find {body(statement)}").split()) for statement in statements]
+
     def _flag_holders(self, view: GraphView, text: str) -> list[Candidate]:
         """All the things of the class that holds a yes/no attribute the question names its
         holders by, as the ones who do it (*which class had the most survivors*: every
         passenger, of whom those who survived are counted); at most one class."""
         said = {singular_word(w) for w in text.split()}
-        for statement in sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]:
+        for statement, words in self._attribute_statements:
+            if not any(agent_nouns(w) & said for w in words):
+                continue
             hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
-            words = attribute_words(hop.sentence).split()
-            if not any(agent_nouns(w) & said for w in words) or hop.sentence.startswith("Find the type"):
+            if hop.sentence.startswith("Find the type"):
                 continue
             values = view.sample(hop.patterns, "?x", 2)
             if values and all(_is_flag(v) for v in values) and (holders := self._every_holder(view, hop)):

@@ -38,8 +38,9 @@ _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10,
 }  # fmt: skip
-_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-_NUMBER = r"(-?\d[\d,]*(?:\.\d+)?(?:\s+(?:" + "|".join(_SCALES) + r"))?|" + "|".join(_WORD_NUMBERS) + r")"
+#: the scale words a number is written with (*150 billion*)
+SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER = r"(-?\d[\d,]*(?:\.\d+)?(?:\s+(?:" + "|".join(SCALES) + r"))?|" + "|".join(_WORD_NUMBERS) + r")"
 _ORDINAL = r"(\d+)(?:st|nd|rd|th)|(" + "|".join(_ORDINALS) + r")"
 
 _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b")
@@ -243,8 +244,8 @@ def number_value(text: str) -> str:
     if text in _WORD_NUMBERS:
         return str(_WORD_NUMBERS[text])
     digits, _, scale = text.replace(",", "").partition(" ")
-    if scale in _SCALES:
-        value = float(digits) * _SCALES[scale]
+    if scale in SCALES:
+        value = float(digits) * SCALES[scale]
         return str(int(value)) if value.is_integer() else str(value)
     return digits
 
@@ -320,7 +321,7 @@ def _comparison(text: str) -> tuple[tuple[str, str] | None, str, int]:
         match = pattern.search(text)
         if match:
             after = re.match(r"\s+([a-z]+)", text[match.end() :])
-            scale = _SCALES.get(match.group(1).rpartition(" ")[2], 1)
+            scale = SCALES.get(match.group(1).rpartition(" ")[2], 1)
             return (op, number_value(match.group(1))), after.group(1) if after else "", scale
     sign = _SIGN.search(text)  # *a negative profit*: below zero
     if sign:

@@ -735,12 +735,14 @@ def _named_keys(keys: Sequence[Hop], text: str) -> list[Hop]:
     ['passenger class']
     """
     each = GROUPED_BY.search(text)
-    said = {singular_word(w) for w in each.group(1).split()} if each else set()
+    if each is None:
+        return list(keys)
+    said = {singular_word(w) for w in each.group(1).split()}
     named = [
         hop
         for hop in keys
         if (words := attribute_words(hop.sentence).split())
-        and (named_at(hop.sentence, each.group(1) if each else "") >= 0 or singular_word(words[-1]) in said)
+        and (named_at(hop.sentence, each.group(1)) >= 0 or singular_word(words[-1]) in said)
     ]
     return named or list(keys)
 
@@ -869,14 +871,14 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
     if cues.count and not reads_counted(base, cues):
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
-        yield flagged(base, attribute, not cues.negation)
+        kept = flagged(base, attribute, not cues.negation)
+        yield kept
         if cues.negation and (never := never_flagged(base, attribute)):
             yield never
         if cues.yes_no:  # *did the Royals' 2015 season win the World Series*
-            yield whether(flagged(base, attribute, not cues.negation))
+            yield whether(kept)
         if cues.count:
-            yield counted(flagged(base, attribute, not cues.negation))
-        kept = flagged(base, attribute, not cues.negation)
+            yield counted(kept)
         if cues.per_group:  # *how many employees left the company in each department*
             yield from (grouped(kept, group, None, None) for group in _named_keys(_group_keys(kept, keys), cues.text))
         if cues.group_rank:  # *which passenger class had the most survivors*

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from nl2sparql.candidates.cues import singular_word
+from nl2sparql.candidates.cues import SCALES, singular_word
 
 #: a unit's dimension and its size in the dimension's base unit
 UNITS: dict[str, tuple[str, float]] = {
@@ -41,8 +41,9 @@ def attribute_unit(attribute: str) -> tuple[str, float] | None:
     return found[-1] if found else None
 
 
-#: the scale an attribute keeps its numbers in (*sales in billions of dollars*)
-_SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+#: the scale an attribute keeps its numbers in (*sales in billions of dollars*): the scale
+#: words a question writes, in the plural
+_SCALES = {f"{word}s": float(size) for word, size in SCALES.items()}
 
 
 def attribute_scale(attribute: str) -> float:

@@ -327,8 +327,8 @@ def other_forms(name: str) -> tuple[str, ...]:
     >>> other_forms("airports"), other_forms("won"), other_forms("women")
     (('airport',), ('wons', 'win'), ('woman', 'female'))
     """
-    verb = present_of(name) or _SEXED.get(name)
-    return (*other_numbers(name), verb) if verb else other_numbers(name)
+    other = present_of(name) or _SEXED.get(name)
+    return (*other_numbers(name), other) if other else other_numbers(name)
 
 
 # -- the index ----------------------------------------------------------------------------
