@@ -38,6 +38,7 @@ from nl2sparql.candidates.graph import SPREAD, GraphView
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
     answer_step,
+    attribute_phrase,
     attribute_words,
     counted_difference,
     difference,
@@ -52,15 +53,17 @@ from nl2sparql.candidates.shapes import (
     not_of_class,
     operators,
     outranks,
+    ranked_by_other,
     share,
     value_as,
     whether,
     with_many_columns,
+    with_other_column,
 )
 from nl2sparql.candidates.shapes import (
     counted as counting,
 )
-from nl2sparql.candidates.units import is_number, unit
+from nl2sparql.candidates.units import attribute_unit, is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
 from nl2sparql.kg.verbs import agent_nouns
@@ -136,7 +139,10 @@ class Agent:
         cues = read_cues(question)
         beam = self.limits.beam
         view = GraphView(self.store, self.limits.timeout, self.limits.store_queries, self.limits.seconds)
-        anchors = [a for a in anchors_of(grounding, self.limits, cues) if not self._said_in_a_name(a, cues.text)]
+        anchors = [
+            a for a in anchors_of(grounding, self.limits, cues)
+            if not self._said_in_a_name(a, cues.text) and not _says_what_it_follows(view, a)
+        ]  # fmt: skip
         if names := named_spans(grounding, anchors):  # their words open no operator
             cues = read_cues(getattr(grounding, "question", question), names)
         if cues.compare and _sign_held(cues, anchors):  # *positive tests*: a result the graph keeps, no sign
@@ -151,7 +157,8 @@ class Agent:
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
             return scorer.scores(question, found, cues, named)
 
-        every = [b for a in anchors for b in self._bases(view, a)] or self._attribute_bases(view, cues.text)
+        every = [b for a in anchors for b in self._bases(view, a)]
+        every = every or self._attribute_bases(view, cues.text, cues.compare_unit)
         every += [h for h in self._flag_holders(view, cues.text) if h.patterns not in {b.patterns for b in every}]
         every = _of_family(every, anchors)
         bases = self._best(question, every, scores, beam * 2)
@@ -224,7 +231,9 @@ class Agent:
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
             pool += [with_kind(s) for c in pool for s in self._through_records(view, c, asked, words)]
         if cues.count:  # *how many microarchitectures does Intel have processors of*: the code names, typed
-            pool += self._typed_as_counted(view, pool, [a for a in anchors if a.kind == "class" and _counts(a, cues)])
+            counted = [a for a in anchors if a.kind == "class" and _counts(a, cues)]
+            pool += self._typed_as_counted(view, pool, counted)
+            pool += [with_kind(c) for c in self._stepped_to_counted(view, pool, counted)]
         final = list(pool)
         if cues.yes_no:  # every grounded item's best readings, each checked against the others
             checked = self._best(question, firsts + grown, scores, beam * 2, each=beam // 2)
@@ -240,14 +249,15 @@ class Agent:
                 others += self._name_column(view, base, cues.text, numbers + others)
             shaped = operators(base, cues, numbers, others)
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
-        if _gathers(cues):
-            measures = self._measures(cues.text)
+        if _gathers(cues):  # the measures the question names, by words that name no class it names
+            measures = self._measures(_without_classes(cues.text, anchors))
             counted = [a for a in anchors if a.kind == "class" and not a.asked and _counts(a, cues)]
             # the instances of a class the question asks for first (*which airline ...*)
             nodes = wholes + [c for c in pool if c.answer_kind == "uri"]
             for base in _unique(nodes)[:3]:
                 if measures:
-                    final += gathered_operators(base, cues, self._paths_to(view, base, measures))
+                    gathered = list(gathered_operators(base, cues, self._paths_to(view, base, measures)))
+                    final += gathered + self._other_values(view, base, gathered, cues)
                 for anchor in counted[:1]:
                     paths = self._paths_to_class(view, base, anchor)
                     final += gathered_operators(base, cues, paths, counted=True)
@@ -289,6 +299,9 @@ class Agent:
         if cues.share:  # of things a reading finds, or that hold a flag (*have left the company*)
             flagged = [c for c in final if c.shape == "compare" and c.patterns[-1].startswith("FILTER(?v = ")]
             final += _shares(firsts + grown + flagged, cues.share == "percentage", self.limits.beam)
+            final += self._classed_shares(view, self._best(question, grown, scores, beam), cues.share == "percentage")
+        if cues.compare_unit and self._kept_in(cues.compare_unit):  # *at least 150 knots*: what is kept in knots
+            final = [c for c in final if not _compares_without(c, cues.compare_unit)]
         final = _unique(final)[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
             counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and _counts(a, cues)}
@@ -349,6 +362,7 @@ class Agent:
         kind = found[0].type if found else ""
         datatype = (found[0].datatype or "") if kind == "literal" else ""
         nameless = kind == "uri" and _nameless(view, found[0].value)
+        wordless = kind == "literal" and not any(map(str.isalpha, found[0].value))
         named = "other" if kind == "literal" and asked else ""
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
@@ -356,7 +370,12 @@ class Agent:
             itself = {found[0].value} - kinds
             named = "named" if (types | itself) & classes else "other" if types else ""
         return replace(
-            candidate, answer_kind=kind, answer_class=named, answer_datatype=datatype, answer_nameless=nameless
+            candidate,
+            answer_kind=kind,
+            answer_class=named,
+            answer_datatype=datatype,
+            answer_nameless=nameless,
+            answer_wordless=wordless,
         )
 
     def _typed_as_counted(
@@ -380,6 +399,44 @@ class Agent:
                                          anchors=(*reading.anchors, anchor.name)))  # fmt: skip
         return found[: self.limits.beam // 2]
 
+    def _stepped_to_counted(
+        self, view: GraphView, pool: Sequence[Candidate], counted: Sequence[Anchor]
+    ) -> list[Candidate]:
+        """One hop beyond the best readings to things of a class the question counts, where no
+        reading finds any (*how many different countries have won the women's race*: the
+        countries of the winners of the women's races), typed with it, the best ``beam // 2``."""
+        found: list[Candidate] = []
+        for anchor in counted[:1]:
+            typed_as = f"?x <{RDF_TYPE}> {anchor.term} ."
+            if any(r.answer_class == "named" and set(r.anchors) - {anchor.name} for r in pool):
+                continue
+            readings = [r for r in pool if r.answer_kind == "uri" and anchor.name not in r.anchors]
+            for reading in readings[: self.limits.beam // 2]:
+                for step in self._next_hops(view, reading, "?m5", "?c7"):
+                    if view.reaches((*step.patterns, typed_as)):
+                        steps = (*_steps(step), f"{TYPED}{anchor.name}, assign it to ?x.", _ANSWER)
+                        found.append(replace(step, steps=steps, patterns=(*step.patterns, typed_as)))
+        return found[: self.limits.beam // 2]
+
+    def _classed_shares(self, view: GraphView, readings: Sequence[Candidate], percentage: bool) -> list[Candidate]:
+        """The share of all the things of their class that a reading's nodes are, where the
+        reading names that class (*what percentage of the races were won by runners from
+        Kenya*: the race wins whose winner is from Kenya, of every race win); the question
+        need not name it as the graph does."""
+        found = []
+        for reading in readings:
+            kind = _kind_found(_steps(reading)[-1])
+            if not kind or reading.steps[0].startswith(TYPED):
+                continue
+            types = view.sample((*reading.patterns, f"?x <{RDF_TYPE}> ?xt ."), "?xt", 2)
+            if len(types) != 1 or types[0].type != "uri":
+                continue
+            typed = f"?x <{RDF_TYPE}> <{types[0].value}> ."
+            whole = Candidate("lookup", (f"{TYPED}{kind}, assign it to ?x.", _ANSWER), (typed,))
+            part = replace(reading, steps=(*whole.steps[:1], *reading.steps), patterns=(typed, *reading.patterns))
+            found.append(share(part, whole, percentage))
+        return found
+
     def _typed_groups(
         self, view: GraphView, candidate: Candidate, classes: set[str], asked: set[str], counted: set[str]
     ) -> Candidate:
@@ -397,6 +454,7 @@ class Agent:
             answer_class=typed.answer_class,
             answer_datatype=typed.answer_datatype,
             answer_nameless=typed.answer_nameless,
+            answer_wordless=typed.answer_wordless,
         )
 
     # -- bases -----------------------------------------------------------------------------
@@ -425,8 +483,15 @@ class Agent:
 
     def _said_in_a_name(self, anchor: Anchor, text: str) -> bool:
         """Whether a number is written as part of the name of the attribute it was found under
-        (*ranked first in the Forbes 2000*: the 2000 of *rank in the Forbes 2000*), where the
-        question names the attribute, not the value."""
+        (*ranked first in the Forbes 2000*: the 2000 of *rank in the Forbes 2000*), or an
+        entity's name inside the whole name of an attribute the question writes (*a hurricane
+        force diameter*: no status *hurricane*): the question names the attribute, not the item."""
+        if anchor.kind == "entity":
+            name = f" {anchor.name.lower()} "
+            return any(
+                name in f" {said} " and len(said) > len(name) - 2 and re.search(rf"\b{said}\b", text)
+                for said in self._attribute_names
+            )
         if anchor.kind != "value" or not anchor.name.isdigit():
             return False
         for predicate in anchor.predicates:
@@ -449,20 +514,24 @@ class Agent:
     def _dated_in(self, year: Anchor) -> Iterable[Candidate]:
         """The holders of a date in a year the question writes (*the series that premiered
         in 2014*: ``?x <premiere> ?y2014 . FILTER(YEAR(?y2014) = 2014)``)."""
-        number = year.term.removeprefix("?y")
+        number, _, month = year.term.removeprefix("?y").partition("m")
+        kept = f"YEAR({year.term}) = {number}" + (f" && MONTH({year.term}) = {month}" if month else "")
         for _, hop in self._holders(year):
-            yield _base(replace(hop, patterns=(*hop.patterns, f"FILTER(YEAR({year.term}) = {number})")), year)
+            yield _base(replace(hop, patterns=(*hop.patterns, f"FILTER({kept})")), year)
 
-    def _attribute_bases(self, view: GraphView, text: str) -> list[Candidate]:
+    def _attribute_bases(self, view: GraphView, text: str, unit: str = "") -> list[Candidate]:
         """With nothing grounded, the values of the attributes the question names (*which
         years does the data cover*: the year of every observation), by all their words or by
-        their head noun (*the highest salary*: the nine-month salary), at most ``beam`` of them."""
+        their head noun (*the highest salary*: the nine-month salary), or by the unit it
+        compares in (*won in under 2.15 hours*: the time in hours), at most ``beam`` of them."""
         asked = {singular_word(w) for w in text.split()}
+        kept_in = f" in {unit} " if unit else None
         found: list[Candidate] = []
         holders: list[Candidate] = []
         for statement, read in self._attribute_statements:
             words = [singular_word(w) for w in read]
-            if not words or words[0] == "type" or not (set(words) <= asked or words[-1] in asked):
+            named = set(words) <= asked or words[-1:] and words[-1] in asked
+            if not words or words[0] == "type" or not (named or kept_in and kept_in in body(statement)):
                 continue
             hop = bind(statement, "?m", "?m", "?x", ["?c1"], self.prefixes)
             if view.reaches(hop.patterns):
@@ -480,6 +549,33 @@ class Agent:
         each with the words of the attribute it reads: read once, for every question."""
         statements = sorted(self.bank.entries("graph"), key=lambda s: -s.support)[:ATTRIBUTE_STATEMENTS]
         return [(statement, attribute_words(f"Find {body(statement)}").split()) for statement in statements]
+
+    def _other_values(
+        self, view: GraphView, base: Candidate, gathered: Sequence[Candidate], cues: Cues
+    ) -> list[Candidate]:
+        """The things kept by a value of their records, each with a value of its own the question
+        lists (*the storms with a wind speed of at least 150 knots and their season*), or a
+        value of the thing ranked first that it asks for (*in which season was the storm with
+        the strongest winds*)."""
+        if not (cues.columns or cues.ranking and cues.value):
+            return []
+        numbers, others = self._attributes(view, base)
+        if cues.columns:
+            named = mentioned([*numbers, *others], cues.text)
+            return [with_other_column(c, a) for c in gathered if c.head == "SELECT DISTINCT ?x" for a in named]
+        words = asked_words(cues.text)
+        asked = [a for a in (*numbers, *others) if asks_for(attribute_words(a.sentence), words)]
+        return [ranked_by_other(c, a) for c in gathered if c.shape == "rank" for a in asked]
+
+    def _kept_in(self, word: str) -> bool:
+        """Whether an attribute of the graph names ``word`` as the unit it is kept in (*wind speed
+        in knots*)."""
+        return any(re.search(rf"\bin {re.escape(word)}\b", f"Find {body(s)}") for s, _ in self._attribute_statements)
+
+    @cached_property
+    def _attribute_names(self) -> frozenset[str]:
+        """The names of the attributes :attr:`_attribute_statements` read, each in its words."""
+        return frozenset(" ".join(words) for _, words in self._attribute_statements if words)
 
     def _flag_holders(self, view: GraphView, text: str) -> list[Candidate]:
         """All the things of the class that holds a yes/no attribute the question names its
@@ -973,6 +1069,40 @@ _REACHES_X = re.compile(r"^\S+ <([^>]+)> \?x \.$")
 _ANY_HOLDER = re.compile(r" of the (\w)")
 
 
+def _without_classes(text: str, anchors: Sequence[Anchor]) -> str:
+    """The question's words less those of the classes it was grounded in (*the typhoons ...
+    with their highest wind speed*: *typhoon* names no *typhoon force radius*).
+
+    >>> _without_classes("list the typhoons with their highest wind speed", [Anchor("<T>", "typhoon", "class", 1.0)])
+    'list the with their highest wind speed'
+    """
+    named = {singular_word(w) for a in anchors if a.kind == "class" for w in a.name.lower().split()}
+    return " ".join(w for w in text.split() if singular_word(w) not in named)
+
+
+def _compares_without(candidate: Candidate, unit_word: str) -> bool:
+    """Whether ``candidate`` compares a value whose name says no unit, where the question
+    writes one the graph keeps values in (*at least 150 knots*: not the season).
+
+    >>> steps = ("Find the season of the storm ?x, assign it to ?v.", "Make sure ?v is at least 150.")
+    >>> _compares_without(Candidate("compare", steps, ()), "knots")
+    True
+    >>> steps = ("Find the write speed in mb/s of the drive ?x, assign it to ?v.", "Make sure ?v is greater than 3000.")
+    >>> _compares_without(Candidate("compare", steps, ()), "mb")
+    False
+    """
+    compared = [s for s in candidate.steps if s.startswith("Make sure ?v is ")]
+    read = [attribute_phrase(s) for s in candidate.steps if s.startswith("Find ") and s.endswith("assign it to ?v.")]
+    unitless = [r for r in read if unit_word not in re.findall(r"\w+", r) and not attribute_unit(r)]
+    return bool(compared and read) and len(unitless) == len(read)
+
+
+def _says_what_it_follows(view: GraphView, anchor: Anchor) -> bool:
+    """Whether a class's word says what the entity named before it is (*the women's division*:
+    Women is a division), which types no answer."""
+    return bool(anchor.follows) and view.reaches((f"{anchor.follows} <{RDF_TYPE}> {anchor.term} .",))
+
+
 def _any_holder(match: re.Match[str]) -> str:
     """*of the observation* as *of an observation*."""
     return f" of {'an' if match.group(1) in 'aeiou' else 'a'} {match.group(1)}"
@@ -986,7 +1116,8 @@ def _answers_groups(candidate: Candidate) -> bool:
 
 def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list[Candidate]:
     """What share of a class's instances (a reading that is only *the entities whose type is
-    C*) another reading keeps (one that types its nodes so and narrows them further)."""
+    C*), or of what one grounded item finds, another reading keeps (one that narrows them
+    further)."""
     wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(TYPED)]
     # *what percentage of the third class passengers survived*: of the things the flag is
     # said of, where a grounded item narrows them, not of the whole class
@@ -995,11 +1126,24 @@ def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list
     for whole in wholes[:2]:
         parts = [r for r in readings if r is not whole and id(r) not in bases and _narrows(r, whole)]
         found += [share(part, whole, percentage) for part in parts[:limit]]
+    # or of the things one grounded item finds (*what percentage of the storms of 2017 became
+    # hurricanes*: of the storms of 2017)
+    ones = [r for r in readings if len(_steps(r)) == 1 and not r.steps[0].startswith(TYPED)]
+    for whole in [r for r in ones if any(_narrows_by_another(p, r) for p in readings)][:2]:
+        parts = [r for r in readings if _narrows_by_another(r, whole)]
+        found += [share(part, whole, percentage) for part in parts[:limit]]
     return found
 
 
 def _narrows(reading: Candidate, whole: Candidate) -> bool:
     return set(whole.patterns) < set(reading.patterns)
+
+
+def _narrows_by_another(reading: Candidate, whole: Candidate) -> bool:
+    """Whether ``reading`` narrows ``whole`` by a reading of its own, not by a type alone (the
+    airports whose type is *large airport*, typed *airport*, are no share of themselves)."""
+    own = [s for s in _steps(reading) if s not in _steps(whole) and not s.startswith(TYPED)]
+    return _narrows(reading, whole) and bool(own)
 
 
 def _unflagged(reading: Candidate) -> Candidate | None:
@@ -1123,7 +1267,7 @@ def _grouped_by(anchor: Anchor, text: str) -> bool:
 
 def _gathers(cues: Cues) -> bool:
     """Whether the cues open an aggregate of numbers per node (:mod:`.gathered`)."""
-    return bool(cues.per_group or cues.ranking or (cues.compare and cues.things))
+    return bool(cues.per_group or cues.ranking or (cues.compare and (cues.things or cues.count)))
 
 
 def _reads_attributes(cues: Cues) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor
-from nl2sparql.candidates.cues import HOW_MEASURED, Cues, singular_word
+from nl2sparql.candidates.cues import HOW_MEASURED, Cues, number_value, singular_word
 from nl2sparql.candidates.units import is_number
 from nl2sparql.kg.grounding import CATEGORY_HOLDERS, category_code
 from nl2sparql.kg.local_names import local_name_words
@@ -42,6 +42,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     searched = cues.contains if cues is not None else None  # *"Regional" in their name*: a word searched for
     measured = HOW_MEASURED.search(cues.text) if cues is not None else None  # *how deep*: no entity *Deep*
     aggregated = bool(cues and cues.aggregates)
+    operands = _operands(cues) if cues is not None else set()
     linked = [
         e
         for e in grounding.entities
@@ -49,6 +50,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         and not _searched(e, searched)
         and not _measure_word(e, measured)
         and not (aggregated and _aggregate_word(e))
+        and not _number_operand(e, operands)
     ]
     # one found in part on another's exact name takes no place (*a1 Best actress*, a record's
     # local name, beside the category *Best actress*)
@@ -73,8 +75,20 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top]
     # the class the question asks for keeps its place (*which sockets do the processors of X use*)
     classes = sorted(classes, key=lambda c: not _asked(c.name, text))[: limits.classes]
-    found += [Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text)) for c in classes]
-    operands = _operands(cues) if cues is not None else set()
+    terms = [_iri_term(e.entity_id) for e in kept]
+    # a common noun after a determiner names a class, not an item too (*which typhoon*, *the
+    # typhoon with*: no status *typhoon*; *the status typhoon* names the status)
+    kinds = {
+        tuple(c.span)
+        for c in grounding.classes
+        if c.match in ("exact", "inflected") and _DETERMINED.search(text[: c.span[0]])
+    }
+    found = [a for a, e in zip(found, kept, strict=True) if not (e.mention.islower() and tuple(e.span) in kinds)]
+    found += [
+        Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text),
+               follows=_named_before(c, spans, terms, text))
+        for c in classes
+    ]  # fmt: skip
     named = [span for e, span in zip(kept, spans, strict=True) if getattr(e, "match", "") == "exact"]
     # a word that names a class is that class, not a value too (*which municipality*, *a
     # municipality*, *the most municipalities*: not those whose type is the string *municipality*)
@@ -100,7 +114,8 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         found.append(Anchor(term, shown, "value", float(value.score), tuple(value.predicates[:3]), names, once=once))
     written = [tuple(getattr(v, "span", (0, 0))) for v in chosen]
     # no year inside a value written whole (*order 2015-000100* holds no *2015*)
-    found += years_of_dates([v for v in grounding.values if not _inside_any(tuple(v.span), written)], operands)
+    dated = [v for v in grounding.values if not _inside_any(tuple(v.span), written)]
+    found += years_of_dates(dated, operands)
     return found
 
 
@@ -147,11 +162,12 @@ def _year_said(value: Any, values: Sequence[Any], text: str) -> bool:
 
 
 def years_of_dates(values: Sequence[Any], operands: set[str]) -> list[Anchor]:
-    """A year the question writes that dates hold (*premiered in 2014*), as one anchor per
-    year over every predicate whose dates fall in it; its term is the variable the dates are
-    bound to (the agent keeps those in that year). None for a year compared with (*after
-    2014*); ``anchors_of`` passes none that a value of the graph is written as (a season
-    *2015*: that value is the anchor).
+    """A year the question writes that dates hold (*premiered in 2014*), or a month of a year
+    (*in November 2020*), as one anchor per year (or month) over every predicate whose dates
+    fall in it; its term is the variable the dates are bound to (the agent keeps those in that
+    year, ``?y2014``, or month, ``?y2020m11``). None for a year compared with (*after 2014*);
+    ``anchors_of`` passes none that a value of the graph is written as (a season *2015*: that
+    value is the anchor).
 
     >>> from nl2sparql.kg.grounding import ValueMatch
     >>> dates = [ValueMatch(d, "date", ("http://x/premiere",), "2014", 0.7, (26, 30), "year of date")
@@ -160,16 +176,28 @@ def years_of_dates(values: Sequence[Any], operands: set[str]) -> list[Anchor]:
     [('?y2014', 'in 2014', 'year', ('http://x/premiere',))]
     >>> years_of_dates(dates, {"2014"})
     []
+    >>> month = ValueMatch("2014-08-06", "date", ("http://x/premiere",), "August 2014", 0.9, (19, 30), "month of date")
+    >>> [(a.term, a.name) for a in years_of_dates([month], set())]
+    [('?y2014m8', 'in August 2014')]
     """
-    by_year: dict[str, list[Any]] = {}
+    by_term: dict[tuple[str, str], list[Any]] = {}
     for value in values:
         if value.match == "year of date" and value.mention.isdigit() and value.mention not in operands:
-            by_year.setdefault(value.mention, []).append(value)
+            by_term.setdefault((f"?y{value.mention}", f"in {value.mention}"), []).append(value)
+        elif value.match == "month of date" and value.value[:4] not in operands:
+            year, month = value.value[:4], int(value.value[5:7])
+            by_term.setdefault((f"?y{year}m{month}", f"in {_MONTHS[month - 1]} {year}"), []).append(value)
     found = []
-    for year, dated in by_year.items():
+    for (term, name), dated in by_term.items():
         predicates = tuple(dict.fromkeys(p for v in dated for p in v.predicates))
-        found.append(Anchor(f"?y{year}", f"in {year}", "year", max(float(v.score) for v in dated), predicates[:3]))
+        found.append(Anchor(term, name, "year", max(float(v.score) for v in dated), predicates[:3]))
     return found
+
+
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+    "December",
+)  # fmt: skip
 
 
 def _kind_of_named(cls: Any, spans: Sequence[tuple[int, int]], text: str) -> bool:
@@ -187,6 +215,41 @@ def _kind_of_named(cls: Any, spans: Sequence[tuple[int, int]], text: str) -> boo
     start, end = getattr(cls, "span", (0, 0))
     named = any(s <= start and end <= e or s > end and not text[end:s].strip() for s, e in spans)
     return end > start and named and not _asked(cls.name, text)
+
+
+#: a determiner right before a word: the word is a common noun (*the typhoon*, *which typhoon*)
+_DETERMINED = re.compile(r"\b(?:the|a|an|which|what|each|every|this|that|these|those)\s+$", re.IGNORECASE)
+
+
+def _named_before(cls: Any, spans: Sequence[tuple[int, int]], terms: Sequence[str], text: str) -> str:
+    """The entity whose name a class's word follows (*the women's division*, *the Jazz genre*:
+    the word may say what the entity is), or ``""``.
+
+    >>> from types import SimpleNamespace as Match
+    >>> division = Match(name="division", span=(12, 20))
+    >>> _named_before(division, [(4, 9)], ["<http://x/Women>"], "the women's division")
+    '<http://x/Women>'
+    >>> _named_before(division, [(0, 3)], ["<http://x/The>"], "the women's division")
+    ''
+    """
+    start = getattr(cls, "span", (0, 0))[0]
+    return next((t for (_, e), t in zip(spans, terms, strict=True) if _APART.fullmatch(text[e:start])), "")
+
+
+#: what may stand between a name and a word that says what it names: nothing, or a possessive
+_APART = re.compile(r"(?:'s|s'|')?\s+")
+
+
+def _number_operand(entity: Any, operands: Set[str]) -> bool:
+    """Whether an entity was found by a number word, in lower case, that the question ranks or
+    compares by (*which three storms*: no storm named *Three*).
+
+    >>> from types import SimpleNamespace as Link
+    >>> _number_operand(Link(mention="three"), {"3"}), _number_operand(Link(mention="Three"), {"3"})
+    (True, False)
+    """
+    mention = str(getattr(entity, "mention", "")).strip()
+    return mention.islower() and number_value(mention) in operands
 
 
 def _measure_word(entity: Any, measured: re.Match[str] | None) -> bool:

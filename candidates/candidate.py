@@ -42,6 +42,7 @@ class Anchor:
     once: bool = False  # a value held by one node only
     asked: bool = False  # a class the question asks for (*which airports ...*): the answer's
     partial: bool = False  # an entity the question names by part of its name (*the RER*: RER A)
+    follows: str = ""  # a class's: the entity whose name its word follows (*the women's division*: Women)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,8 @@ class Candidate:
     answer_datatype: str = ""
     #: the answer nodes have no name (a record: *the award whose winner is ...*)
     answer_nameless: bool = False
+    #: the answer's values are written without a letter (a time kept as the text 02:05:06, a code)
+    answer_wordless: bool = False
     score: float = 0.0
     features: Mapping[str, float] = field(default_factory=dict)
 

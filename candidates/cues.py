@@ -80,7 +80,8 @@ _COMPARE = (
     (re.compile(rf"\bat most\s+{_NUMBER}"), "at most"),
     (re.compile(rf"\b(?:north|east) of (?:\w+\s+)?{_NUMBER}"), "greater than"),
     (re.compile(rf"\b(?:south|west) of (?:\w+\s+)?{_NUMBER}"), "less than"),
-    (re.compile(r"\b(?:after|since)\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "after"),
+    (re.compile(r"\bafter\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "after"),
+    (re.compile(r"\bsince\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "at least"),  # *since 2015*: 2015 too
     (re.compile(r"\bbefore\s+(\d{4}(?:-\d\d-\d\d)?)\b"), "before"),
     (re.compile(r"\b(1\d\d0|20\d0)s\b"), "in the decade from"),  # *in the 1970s*
     # any other comparative of degree (*longer than 80*, *lighter than 2000*)
@@ -396,18 +397,20 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     difference = _difference(text)
     if difference:  # *how many more threads than cores*: a difference, no ranking, nothing compared
         bare = _HOW_MANY_MORE.sub(" ", bare)
+    each_extreme = _each_extreme(bare)  # *with their highest wind speed*: each one's, no ranking
+    ranked = bare[: each_extreme.start(1)] + bare[each_extreme.end(1) :] if each_extreme else bare
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
         count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not amount,
-        most=bool(_MOST.search(bare)),
-        least=bool(_LEAST.search(bare)),
+        most=bool(_MOST.search(ranked)),
+        least=bool(_LEAST.search(ranked)),
         window=_window(text),
         placed=_placed(text),
         compare=compare,
         compare_unit=compare_unit,
         compare_scale=compare_scale,
         aggregates=_aggregates(bare),
-        per_group=bool(_GROUP.search(text)),
+        per_group=bool(_GROUP.search(text)) or each_extreme is not None,
         negation=bool(_NEGATION.search(text)),
         columns=bool(_COLUMNS.search(text)),
         value=bool(_VALUE.search(text)) or amount,
@@ -425,6 +428,22 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         against=_outranks(text) if not _YES_NO.search(text) and not compare and not difference else None,
         text=_words(question),
     )
+
+
+def _each_extreme(text: str) -> re.Match[str] | None:
+    """Where a list asks for each thing's greatest or least value (*the storms with their
+    highest wind speed*): a maximum per thing, not a ranking of the things.
+
+    >>> _each_extreme("list the storms with their highest wind speed").group(1)
+    'highest'
+    >>> _each_extreme("list the storms with the highest wind speed") is None
+    True
+    """
+    match = _WITH_THEIR.search(text)
+    return match if match and (_MOST.fullmatch(match.group(1)) or _LEAST.fullmatch(match.group(1))) else None
+
+
+_WITH_THEIR = re.compile(r"\b(?:with|and|along with|together with) (?:their|its) (\w+)")
 
 
 def _words(question: str) -> str:
@@ -454,6 +473,7 @@ _GROWTH = re.compile(
 _DECLINE = re.compile(r"\b(?:fall|fell|fallen|drop(?:ped)?|decreased?|declined?|shrink|shrank)\b.*\b(?:between|from)\b")
 _THINGS = re.compile(
     r"(?:^|, )(?:(?:in|of|from|to|at|on|for|by|with) )?(?:which|who|whom)\b(?! (?:year|date|number|amount)s?\b)"
+    r"|^(?:list|name|show|give)(?: me)?(?: all)?(?: of)?(?: the)? (?!(?:year|date|number|amount|name|title)s\b)\w+s\b"
 )
 _WHO_ASKED = re.compile(r"^(?:(?:to|by|with|for|from|of) )?(?:who|whom)\b")
 _SAME = re.compile(r"\b(?:same|shares?|sharing|in common with|like)\b.*\b(?:as|with)\b|\bother than\b|\bbesides\b")
@@ -463,7 +483,11 @@ _VALUE_SUPERLATIVE = re.compile(
     r"^what (?:is|was|are|were) the (\w+(?: north| east| south| west)?)(?: \w+){1,3}"
     r" (?:of\b|(?:ever )?(?:recorded|measured|observed|reported|seen)\b)"
 )
-_COUNTED = re.compile(r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+((?:[\w-]+\s+)?[\w-]+)")
+#: what is counted: one or two words, not a verb that asks (*how many wins does each country have*)
+_COUNTED = re.compile(
+    r"\b(?:how many|number of|the most|the fewest|most|fewest)\s+"
+    r"((?:[\w-]+\s+(?!(?:do|does|did|is|are|was|were|has|have|had)\b))?[\w-]+)"
+)
 
 
 #: comparatives of more (any other word in *-er* right before *than* is one too)
@@ -551,7 +575,11 @@ _HELD_EXTREME = re.compile(
 
 
 def _counted(text: str) -> str:
-    """The one or two words after *how many*, *number of*, *the most* (what is counted)."""
+    """The one or two words after *how many*, *number of*, *the most* (what is counted).
+
+    >>> _counted("how many wins does each country have"), _counted("how many home runs did harper hit")
+    ('wins', 'home runs')
+    """
     match = _COUNTED.search(text)
     return match.group(1) if match else ""
 

@@ -18,7 +18,15 @@ from dataclasses import replace
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
-from nl2sparql.candidates.shapes import FUNCTIONS, condition, kept_rows, without_answer
+from nl2sparql.candidates.shapes import (
+    FUNCTIONS,
+    by_one_value,
+    condition,
+    direction,
+    kept_rows,
+    without_answer,
+)
+from nl2sparql.candidates.shapes import counted as counting
 
 
 def _walk(base: Candidate, path: Sequence[Hop]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -101,6 +109,26 @@ def kept_nodes(base: Candidate, path: Sequence[Hop], function: str, op: str, num
                    hops=base.hops + len(path))  # fmt: skip
 
 
+def kept_by_one(base: Candidate, path: Sequence[Hop], op: str, number: str) -> Candidate:
+    """The ``?x`` one of whose numbers compares with a number the question writes (*which
+    storms had a central pressure below 920 millibars*: any one observation of each).
+
+    >>> base = Candidate("lookup", ("Find the entity whose type is storm, assign it to ?x.",
+    ...                  "The answer is ?x."), ("?x a <http://x/Storm> .",))
+    >>> path = [Hop("Find the observation whose storm is ?x, assign it to ?w1.", ("?w1 <http://x/storm> ?x .",),
+    ...             "?w1", "s1"),
+    ...         Hop("Find the pressure of the observation ?w1, assign it to ?v.", ("?w1 <http://x/p> ?v .",),
+    ...             "?v", "s2")]
+    >>> kept = kept_by_one(base, path, "less than", "920")
+    >>> kept.steps[-2:], kept.patterns[-1], kept.tail
+    (('Make sure ?v is less than 920.', 'The answer is ?x.'), 'FILTER(?v < 920)', '')
+    """
+    steps, patterns = _walk(base, path)
+    steps = (*steps, f"Make sure ?v is {op} {number}.", "The answer is ?x.")
+    return replace(base, shape="compare", steps=steps, patterns=(*patterns, f"FILTER({condition('?v', op, number)})"),
+                   hops=base.hops + len(path))  # fmt: skip
+
+
 def gathered_operators(
     base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop]], counted: bool = False
 ) -> Iterator[Candidate]:
@@ -110,16 +138,26 @@ def gathered_operators(
     counted (*the airline that flies to the most airports*)."""
     functions = ("count",) if counted else cues.named_functions or ("sum",)
     for path in paths:
+        one_value = not counted and not cues.named_functions and by_one_value(cues, path[-1])
         if cues.per_group:
             for function in functions if counted else cues.aggregates or functions:
                 yield per_node(base, path, function)
         if cues.ranking:
             offset, keep = cues.window or (0, 1)
-            for function in functions:
-                yield ranked_nodes(base, path, function, not cues.least, offset, keep)
+            if one_value:
+                most, _ = direction(cues, path[-1])  # *the fastest time*: the least of each's times
+                yield ranked_nodes(base, path, "maximum" if most else "minimum", most, offset, keep)
+            else:
+                for function in functions:
+                    yield ranked_nodes(base, path, function, not cues.least, offset, keep)
+        if cues.compare and cues.count and one_value:  # *how many storms reached a wind speed of more than 130*
+            yield counting(kept_by_one(base, path, *cues.compare))
         if cues.compare and cues.things:
-            for function in functions:
-                yield kept_nodes(base, path, function, *cues.compare)
+            if one_value:  # *a time under 2.1 hours*: any one under it
+                yield kept_by_one(base, path, *cues.compare)
+            else:
+                for function in functions:
+                    yield kept_nodes(base, path, function, *cues.compare)
     if cues.per_group and cues.columns and not counted:
         routes: dict[tuple[str, ...], list[Sequence[Hop]]] = {}
         for path in paths:

@@ -180,7 +180,7 @@ def compared(base: Candidate, attribute: Hop, op: str, number: str, asked_unit: 
     number = rescaled(number, asked_unit, attribute_phrase(attribute.sentence), scale)
     if _DAY.fullmatch(number):  # a day: ISO dates and times compare as text (a time that day is after it)
         value = condition("STR(?v)", op, f'"{number}"')
-    elif op in ("after", "before", DECADE) and attribute.dated and len(number) == 4:
+    elif op in ("after", "before", "at least", DECADE) and attribute.dated and len(number) == 4:
         value = condition("YEAR(?v)", op, number)
     else:
         value = condition("?v", op, number)
@@ -593,6 +593,41 @@ def with_columns(base: Candidate, attribute: Hop) -> Candidate:
     )
 
 
+def with_other_column(kept: Candidate, other: Hop) -> Candidate:
+    """``kept``'s ``?x`` with another value of theirs (``?w``) that the question lists beside
+    them (*the storms with a wind speed of at least 150 knots and their season*).
+
+    >>> kept = Candidate("compare", ("Make sure ?v is at least 150.", _ANSWER), ("?o <w> ?v .", "FILTER(?v >= 150)"))
+    >>> season = Hop("Find the season of the storm ?x, assign it to ?v.", ("?x <s> ?v .",), "?v", "s")
+    >>> listed = with_other_column(kept, season)
+    >>> listed.head, listed.steps[-1], listed.patterns[-1]
+    ('SELECT DISTINCT ?x ?w', 'The answer is ?x and ?w.', '?x <s> ?w .')
+    """
+    answer = _to_w(other)
+    steps = (*without_answer(kept), answer.sentence, "The answer is ?x and ?w.")
+    return replace(kept, steps=steps, patterns=kept.patterns + answer.patterns, head="SELECT DISTINCT ?x ?w")
+
+
+def ranked_by_other(ranked_things: Candidate, other: Hop) -> Candidate:
+    """Another value (``?w``) of the things ranked first by their records' values (*in which
+    season was the storm with the strongest winds*: the season of the storm ranked first).
+
+    >>> steps = ("Rank ?x by ?a in descending order and keep the first.", _ANSWER)
+    >>> tail = "GROUP BY ?x ORDER BY DESC(MAX(?v)) LIMIT 1"
+    >>> ranked_things = Candidate("rank", steps, ("?o <s> ?x .",), head="SELECT ?x", tail=tail)
+    >>> season = Hop("Find the season of the storm ?x, assign it to ?v.", ("?x <s> ?v .",), "?v", "s")
+    >>> found = ranked_by_other(ranked_things, season)
+    >>> found.head, found.steps[-1], found.tail
+    ('SELECT ?w', 'The answer is ?w.', 'GROUP BY ?x ?w ORDER BY DESC(MAX(?v)) LIMIT 1')
+    """
+    answer = _to_w(other)
+    steps = (*without_answer(ranked_things), answer.sentence, "The answer is ?w.")
+    tail = ranked_things.tail.replace("GROUP BY ?x", "GROUP BY ?x ?w", 1)
+    # the answer is ?w, whose kind and class the things' (those of ?x) do not tell
+    return replace(ranked_things, steps=steps, patterns=ranked_things.patterns + answer.patterns, head="SELECT ?w",
+                   tail=tail, answer_kind="", answer_class="")  # fmt: skip
+
+
 def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
     """The number ``second`` finds minus the one ``first`` finds (``later``), or the other way
     round; each reading keeps its own helper nodes.
@@ -888,7 +923,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         for function in cues.aggregates:  # *the average age of the passengers who survived*
             yield from (aggregated(_value_as_w(kept), number, function) for number in numbers)
         for number in numbers if cues.ranking and not cues.group_rank else ():  # *the oldest survivor*
-            most, least = _direction(cues, number)
+            most, least = direction(cues, number)
             yield from _listed(ranked(_value_as_w(kept), number, most or not least, *(cues.window or (0, 1))), cues)
             yield ranked_value(_value_as_w(kept), number, most or not least)
     if cues.contains:
@@ -908,7 +943,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         ranked_asked = typed is not None and typed.group(2) == "?x" and asks_for(typed.group(1), wanted)
         whole = typed is not None and not ranked_asked and not (cues.named_functions or cues.by_total)
         for attribute in numbers:
-            most, least = _direction(cues, attribute)
+            most, least = direction(cues, attribute)
             if most or (cues.window and not least):  # *the three cheapest*: the least alone
                 yield from _listed(ranked(base, attribute, True, offset, keep), cues)
             if least:
@@ -951,7 +986,7 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         for attribute in (a for a in numbers if a.dated or not day):
             kept = compared(base, attribute, *cues.compare, cues.compare_unit, cues.compare_scale)
             yield from _listed(kept, cues)  # *the passengers older than 65 with their age*
-            if cues.count:  # *how many countries had more than ...*
+            if cues.count and not _rereads(base, attribute):  # *how many countries had more than ...*
                 yield counted(kept)
             if cues.yes_no:  # *was there an earthquake with a magnitude above 7*
                 yield whether(kept)
@@ -987,6 +1022,19 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         named = mentioned((*own, *others), cues.text)
         if len(named) > 1:
             yield with_many_columns(base, named, keeps_subject(cues.text, named))
+
+
+def _rereads(base: Candidate, attribute: Hop) -> bool:
+    """Whether ``attribute`` reads again the very values ``base`` answers (the time in hours of
+    each win, compared by the time in hours of the same win): counted, they would count
+    values, not the things the question counts.
+
+    >>> base = Candidate("lookup", ("Find the time in hours of a win, assign it to ?x.",), ("?m <h> ?x .",))
+    >>> _rereads(base, Hop("Find the time in hours of the win ?m, assign it to ?v.", ("?m <h> ?v .",), "?v", "s"))
+    True
+    """
+    answered = {re.sub(r"\?x\b", "?v", p) for p in base.patterns}
+    return set(attribute.patterns) <= answered
 
 
 def either_side(attributes: Sequence[Hop], text: str) -> tuple[Hop, Hop] | None:
@@ -1031,26 +1079,38 @@ def _listed(chosen: Candidate, cues: Cues) -> Iterator[Candidate]:
     ['SELECT DISTINCT ?x', 'SELECT DISTINCT ?x ?v']
     """
     yield chosen
-    if cues.columns:
+    if cues.columns and not _reads_twice(chosen):
         yield replace(chosen, steps=(*chosen.steps[:-1], "The answer is ?x and ?v."), head="SELECT DISTINCT ?x ?v")
 
 
-def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
+def _reads_twice(chosen: Candidate) -> bool:
+    """Whether the things are the very values they are ranked or compared by (the years of the
+    wins, compared by the year of each): listed beside them, a column would say them twice.
+
+    >>> steps = ("Find the year of the win ?m, assign it to ?x.", "Find the year of the win ?m, assign it to ?v.")
+    >>> _reads_twice(Candidate("compare", steps, ()))
+    True
+    """
+    found = {s.removesuffix("?x.") for s in chosen.steps if s.endswith(", assign it to ?x.")}
+    return any(s.removesuffix("?v.") in found for s in chosen.steps if s.endswith(", assign it to ?v."))
+
+
+def direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     """Whether a ranking by ``attribute`` goes to the most and to the least: the cues', but
     *oldest* is the greatest age where the attribute is a number, not a date (the earliest
     birth date).
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> age = Hop("Find the age of the baker ?x, assign it to ?v.", (), "?v", "s")
-    >>> _direction(read_cues("Who was the oldest baker?"), age)
+    >>> direction(read_cues("Who was the oldest baker?"), age)
     (True, False)
-    >>> _direction(read_cues("Who was the oldest baker?"), replace(age, dated=True))
+    >>> direction(read_cues("Who was the oldest baker?"), replace(age, dated=True))
     (False, True)
 
     *Fastest* is the least time where the attribute keeps a time or a duration:
 
     >>> hours = Hop("Find the time in hours of the race win ?x, assign it to ?v.", (), "?v", "s")
-    >>> _direction(read_cues("Who won with the fastest time?"), hours)
+    >>> direction(read_cues("Who won with the fastest time?"), hours)
     (False, True)
     """
     if SPEED_WORDS.search(cues.text) and _TIMED.search(attribute_phrase(attribute.sentence)):
@@ -1062,6 +1122,41 @@ def _direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
 
 #: the words of an attribute that keeps a time taken (*time in hours*, *duration*, *minutes*)
 _TIMED = re.compile(r"\b(?:time|times|duration|hours|minutes|seconds|milliseconds)\b")
+
+
+def by_one_value(cues: Cues, attribute: Hop) -> bool:
+    """Whether things ranked or compared by ``attribute`` of their records are so by one value,
+    not by a total: a measure of intensity that does not add up (a wind speed, a pressure, an
+    age, a score: *which storms had a central pressure below 920 millibars*), a time taken
+    ranked by speed (*which runner won with the fastest time*) or compared in a unit of time
+    (*which runners won with a time under 2.1 hours*), an age by *oldest* or *youngest*.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> hours = Hop("Find the time in hours of the race win ?w1, assign it to ?v.", (), "?v", "s")
+    >>> by_one_value(read_cues("Which runner won with the fastest time?"), hours)
+    True
+    >>> by_one_value(read_cues("Which runners won with a time under 2.1 hours?"), hours)
+    True
+    >>> by_one_value(read_cues("Which runner won the most hours?"), hours)
+    False
+    >>> wind = Hop("Find the maximum sustained wind speed in knots of the observation ?w1, assign it to ?v.", (),
+    ...            "?v", "s")
+    >>> by_one_value(read_cues("Which storm had the strongest winds?"), wind)
+    True
+    """
+    phrase = attribute_phrase(attribute.sentence)
+    said = SPEED_WORDS.search(cues.text) or bool(cues.compare) and _TIMED.search(cues.compare_unit)
+    aged = AGE_WORDS.search(cues.text) and re.search(r"\bage\b", phrase)
+    return bool(said and _TIMED.search(phrase) or aged or _INTENSIVE & set(attribute_words(attribute.sentence).split()))
+
+
+#: the words of measures that do not add up over a thing's records (a storm's wind speeds, a
+#: patient's temperatures): the one value ranks and compares, not their sum
+_INTENSIVE = frozenset({
+    "speed", "pressure", "temperature", "age", "latitude", "longitude", "diameter", "radius", "height", "depth",
+    "elevation", "altitude", "magnitude", "rating", "score", "rate", "ratio", "percentage", "percent", "density",
+    "humidity", "grade", "level", "intensity", "category",
+})  # fmt: skip
 
 
 #: the words of an attribute that keeps the place a thing finished in
@@ -1099,7 +1194,13 @@ def function_in_name(function: str, words: str, text: str) -> bool:
     True
     >>> function_in_name("sum", "total", "what is the total amount invoiced")
     False
+
+    A name that holds the word is no function the question writes otherwise (*their highest
+    wind speed*: the maximum of the *maximum sustained wind speed*):
+
+    >>> function_in_name("maximum", "maximum sustained wind speed", "with their highest wind speed")
+    False
     """
-    named = set(words.split())
+    named, written = set(words.split()), set(text.split())
     said = set(_FUNCTION_WORDS.get(function, (function,)))
-    return bool(named & said) and bool((named - said) & set(text.split()))
+    return bool(named & said & written) and bool((named - said) & written)

@@ -265,6 +265,8 @@ def singular(word: str) -> str | None:
 
     >>> [singular(w) for w in ("bands", "companies", "people", "boxes", "movies", "status", "news", "genera")]
     ['band', 'company', 'person', 'box', 'movie', None, None, 'genus']
+    >>> [singular(w) for w in ("statuses", "buses", "houses", "causes", "excuses")]
+    ['status', 'bus', 'house', 'cause', 'excuse']
     """
     if word in _SINGULAR_OF:
         return _SINGULAR_OF[word]
@@ -276,7 +278,13 @@ def singular(word: str) -> str | None:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "zes", "ches", "shes")):
         return word[:-2]
+    if word.endswith("uses") and not word.endswith(("ouses", "auses")) and word not in _USE_NOUNS:
+        return word[:-2]  # *statuses*, *buses*, *viruses*; not *houses*, *causes*, *excuses*
     return word[:-1] if word.endswith("s") else None
+
+
+#: nouns in *-use* whose plural is not one of a noun in *-us*
+_USE_NOUNS = frozenset(("uses", "fuses", "muses", "ruses", "excuses", "abuses", "refuses", "misuses", "reuses"))
 
 
 _IE_NOUNS = frozenset(("movie", "cookie", "zombie", "pie", "tie", "lie", "genie", "hippie", "rookie", "selfie"))

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
-from nl2sparql.candidates.candidate import TYPED_STEP, Candidate
+from nl2sparql.candidates.candidate import TYPED, TYPED_STEP, Candidate
 from nl2sparql.candidates.cues import (
     GROUPED_BY,
     HOW_MEASURED,
@@ -42,6 +42,7 @@ FEATURES: tuple[str, ...] = (
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
 _COUNTS = re.compile(r"^Count (\?\w+)")
+_EXTREME_EACH = re.compile(r"^Compute the (?:minimum|maximum) of \?\w+ for each ")
 #: what a step finds, by its first words (*the destination airport* that the flight ...)
 _FINDS = re.compile(r"^Find the (.+?) (?:that|of|whose|in|by|with|from|to)\b.*, assign it to (\?\w+)\.$")
 #: which shape each kind of step realises, read off the plan's sentences
@@ -75,8 +76,20 @@ def realised_shapes(candidate: Candidate) -> frozenset[str]:
     >>> steps = ("Count ?x for each ?g, assign it to ?n.", "The answer is ?g and ?n.")
     >>> sorted(realised_shapes(Candidate("group", steps, ())))
     ['count', 'group']
+
+    Things of a class ranked by the least of their values (*the runner with the fastest time*)
+    are ranked by those values, no total computed:
+
+    >>> steps = ("Find the entity whose type is runner, assign it to ?x.",
+    ...          "Compute the minimum of ?v for each ?x, assign it to ?a.", "Rank ?x by ?a in ascending order.")
+    >>> sorted(realised_shapes(Candidate("rank", steps, ())))
+    ['rank']
     """
-    found = {shape for step in candidate.steps for pattern, shape in _STEP_SHAPES if pattern.match(step)}
+    steps = candidate.steps
+    found = {shape for step in steps for pattern, shape in _STEP_SHAPES if pattern.match(step)}
+    # the things of a class ranked by the least of their records' values: by those values
+    if found & {"rank", "compare"} and steps[0].startswith(TYPED) and any(map(_EXTREME_EACH.match, steps)):
+        return frozenset(found - {"group", "aggregate"})
     if "group" in found:
         found |= {"count"} if any(step.startswith("Count ") for step in candidate.steps) else {"aggregate"}
         found.discard("columns")  # the group and its value are the answer's two columns by nature
@@ -99,7 +112,8 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "compare": cues.compare is not None or cues.outranks is not None or bool(cues.placed) or bool(cues.against),
         # *which ... the highest* ranks things, and *in which year was it the highest* ranks
         # the years: a superlative names no maximum there
-        "aggregate": bool(cues.aggregates) and not cues.things and not (cues.value and not cues.named_functions),
+        "aggregate": bool(cues.aggregates)
+        and (cues.per_group or not cues.things and not (cues.value and not cues.named_functions)),
         "group": cues.per_group or cues.group_rank or cues.counts_compared,
         "negation": cues.negation,
         "columns": cues.columns,
@@ -252,6 +266,12 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the population of the record ?m, assign it to ?x.", "The answer is ?x.")
     >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("What was the population density of Guelph?"))
     0.0
+    >>> steps = ("Find the storm whose season is 2022, assign it to ?x.", "The answer is ?x.")
+    >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("Which storms of the 2022 season never formed?"))
+    1.0
+    >>> steps = ("Find the storm whose season is the year ?m, assign it to ?x.", "The answer is ?x.")
+    >>> _answer_asked(Candidate("lookup", steps, ()), read_cues("Which storms of the 2022 season never formed?"))
+    0.0
     """
     found = _answer_find(candidate, "?x")
     edge = attribute_words(found)
@@ -263,7 +283,12 @@ def _answer_asked(candidate: Candidate, cues: Cues) -> float:
         return float(whole or cut)
     if cues.count or cues.yes_no:  # what is counted or checked is read by other features
         return 0.0
-    return float(asks_for(edge, asked_words(cues.text)))
+    # or the things asked for, as a grounded value finds them (*which storms*: the storm whose season is 2022)
+    kind = _WHOSE.match(found) if cues.things and "?" not in found.rsplit(", assign", 1)[0] else None
+    return float(asks_for(edge or (kind.group(1) if kind else ""), asked_words(cues.text)))
+
+
+_WHOSE = re.compile(r"^Find the ((?:[\w-]+ ){0,2}[\w-]+) whose ")
 
 
 #: *what was the population density of ...*: the value asked for, named before *of*
@@ -271,8 +296,8 @@ _WHAT_OF = re.compile(r"^what (?:is|was|are|were) the ((?:\w+ ){0,3}?\w+) of\b")
 
 
 def _ranked_as_said(candidate: Candidate, cues: Cues) -> float:
-    """1 when a ranking ranks by (or an aggregate computes) the value the question names right
-    after its superlative (*the member with the most years of service*: by the years of
+    """1 when a ranking ranks by (or an aggregate computes, for each group or in all) the value
+    the question names right after its superlative (*the member with the most years of service*: by the years of
     service, not the salary; *the most home runs*: their maximum or a ranking by them).
 
     >>> from nl2sparql.candidates.cues import read_cues
@@ -280,17 +305,24 @@ def _ranked_as_said(candidate: Candidate, cues: Cues) -> float:
     >>> question = "What is the salary of the member with the most years of service?"
     >>> _ranked_as_said(Candidate("rank", steps, ()), read_cues(question))
     1.0
+    >>> steps = ("Find the maximum sustained wind speed of the observation ?w1, assign it to ?v.", "Rank ?x by ?a.")
+    >>> _ranked_as_said(Candidate("rank", steps, ()), read_cues("Which storm had the strongest winds?"))
+    1.0
     """
-    if candidate.shape not in ("rank", "aggregate"):
+    if candidate.shape not in ("rank", "aggregate", "group"):
         return 0.0
     ranked = [attribute_words(s) for s in candidate.steps if s.startswith("Find ") and s.endswith("assign it to ?v.")]
     after = [" ".join(cues.text[m.end() :].split()[:4]) for m in _SUPERLATIVE.finditer(cues.text)]
-    return float(any(words and f"{phrase} ".startswith(f"{words} ") for words in ranked for phrase in after))
+    if any(words and f"{phrase} ".startswith(f"{words} ") for words in ranked for phrase in after):
+        return 1.0
+    # or by a value one of whose words is the noun right after it (*the strongest winds*: the wind speed)
+    nouns = {singular_word(phrase.split()[0]) for phrase in after if phrase and phrase.split()[0] not in _STOP}
+    return float(any(nouns & {singular_word(w) for w in words.split()} for words in ranked))
 
 
 _SUPERLATIVE = re.compile(
     r"\b(?:most|least|highest|lowest|largest|smallest|fewest|greatest|biggest|longest|shortest|oldest|youngest"
-    r"|latest|earliest|heaviest|lightest)\b"
+    r"|latest|earliest|heaviest|lightest|strongest|weakest|fastest|slowest|deepest|hottest|coldest)\b"
 )
 
 
@@ -328,8 +360,9 @@ _EVENT_VERBS = {"born": "birth", "died": "death", "dead": "death", "die": "death
 
 
 def _who_not_someone(candidate: Candidate, cues: Cues) -> float:
-    """1 when the question asks *who* and the answer is a number, a date or a class, which no
-    one is (*who was the oldest winner*: not the age, not the type of the award).
+    """1 when the question asks *who* and the answer is a number, a date, a class or a value
+    written without a letter, which no one is (*who was the oldest winner*: not the age, not
+    the type of the award; *who ran the fastest time*: not the time kept as text, 02:05:06).
 
     >>> from nl2sparql.candidates.cues import read_cues
     >>> steps = ("Find the age of the winner of the award ?m, assign it to ?x.", "The answer is ?x.")
@@ -339,9 +372,12 @@ def _who_not_someone(candidate: Candidate, cues: Cues) -> float:
     >>> typed = Candidate("lookup", ("Find the type of ?m, assign it to ?x.", "The answer is ?x."), ())
     >>> _who_not_someone(typed, read_cues("Who won in 1995?"))
     1.0
+    >>> timed = Candidate("lookup", ("Find the time of the win ?m, assign it to ?x.",), (), answer_wordless=True)
+    >>> _who_not_someone(timed, read_cues("Who ran the fastest time?"))
+    1.0
     """
     typed = _answer_find(candidate, "?x").startswith("Find the type of ")
-    return float(cues.person and (bool(candidate.answer_datatype) or typed))
+    return float(cues.person and (bool(candidate.answer_datatype) or typed or candidate.answer_wordless))
 
 
 def _answer_find(candidate: Candidate, default: str | None = None) -> str:
