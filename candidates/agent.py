@@ -296,8 +296,8 @@ class Agent:
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
             final += [outranks(a, b, cues.outranks) for a, b in pairs]
-        if cues.share:  # of things a reading finds, or that hold a flag (*have left the company*)
-            flagged = [c for c in final if c.shape == "compare" and c.patterns[-1].startswith("FILTER(?v = ")]
+        if cues.share:  # of things a reading finds, or that hold a flag or pass a number (*more than 500 calories*)
+            flagged = [c for c in final if c.shape == "compare" and c.patterns[-1].startswith("FILTER(?v ")]
             final += _shares(firsts + grown + flagged, cues.share == "percentage", self.limits.beam)
             final += self._classed_shares(view, self._best(question, grown, scores, beam), cues.share == "percentage")
         if cues.compare_unit and self._kept_in(cues.compare_unit):  # *at least 150 knots*: what is kept in knots
@@ -876,13 +876,16 @@ class Agent:
     def _counted_as_kept(self, view: GraphView, cues: Cues) -> Cues:
         """The cues with no ranking by a number of things where what *the most* counts is a
         number the graph keeps under those words (*hit the most home runs*: a batting
-        season's *home runs*, not how many of something), and no count where an aggregate
-        is of such a number (*the average number of years at the company*: the years at the
-        company, a number kept, begin with the words counted)."""
+        season's *home runs*, not how many of something), and no count where the question
+        asks that number (*how many calories does the Big Mac have*: its calories) or an
+        aggregate is of such a number (*the average number of years at the company*: the
+        years at the company, a number kept, begin with the words counted)."""
         averaged = cues.count and bool(cues.aggregates)
-        if not (cues.group_rank or averaged) or not cues.counted:
+        if not cues.counted or not (cues.group_rank or cues.count):
             return cues
         counted = [singular_word(w) for w in cues.counted.split()]
+        if counted == ["time"]:  # *how many times*: how often, never a time kept
+            return cues
         for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
             named = [singular_word(w) for w in words.split()]
@@ -890,7 +893,7 @@ class Agent:
                 continue
             sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
-                return replace(cues, group_rank=False, count=cues.count and not averaged)
+                return replace(cues, group_rank=False, count=False)
         return cues
 
     def _things_unnamed(self, word: str) -> bool:
@@ -1119,8 +1122,9 @@ def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list
     C*), or of what one grounded item finds, another reading keeps (one that narrows them
     further)."""
     wholes = [r for r in readings if len(_steps(r)) == 1 and r.steps[0].startswith(TYPED)]
-    # *what percentage of the third class passengers survived*: of the things the flag is
-    # said of, where a grounded item narrows them, not of the whole class
+    # *what percentage of the third class passengers survived*, *of Taco Bell items have more
+    # than 500 calories*: of the things the flag or the number is said of, where a grounded
+    # item narrows them, not of the whole class
     bases = {id(r): base for r in readings if (base := _unflagged(r)) and any(_narrows(base, w) for w in wholes)}
     found = [share(r, bases[id(r)], percentage) for r in readings if id(r) in bases]
     for whole in wholes[:2]:
@@ -1147,15 +1151,16 @@ def _narrows_by_another(reading: Candidate, whole: Candidate) -> bool:
 
 
 def _unflagged(reading: Candidate) -> Candidate | None:
-    """The reading a yes/no attribute kept true or false (``FILTER(?v = true)``) was added to,
-    or ``None`` where it is no such reading.
+    """The reading a yes/no attribute kept true or false (``FILTER(?v = true)``), or a value
+    compared with a number (``FILTER(?v > 500)``), was added to, or ``None`` where it is no
+    such reading.
 
     >>> kept = Candidate("compare", ("Find A, assign it to ?x.", "Find the survived of ?x, assign it to ?v.",
     ...     "Make sure ?v is true.", "The answer is ?x."), ("?x a <P> .", "?x <survived> ?v .", "FILTER(?v = true)"))
     >>> _unflagged(kept).patterns, _unflagged(kept).steps
     (('?x a <P> .',), ('Find A, assign it to ?x.', 'The answer is ?x.'))
     """
-    if reading.shape != "compare" or reading.patterns[-1] not in ("FILTER(?v = true)", "FILTER(?v = false)"):
+    if reading.shape != "compare" or not reading.patterns[-1].startswith("FILTER(?v "):
         return None
     steps = tuple(s for s in reading.steps if "?v" not in s)
     patterns = tuple(p for p in reading.patterns[:-1] if "?v" not in p)
@@ -1192,8 +1197,13 @@ def _may_hold(reading: Candidate, value: Anchor) -> bool:
 
 
 def _at(anchor: Anchor, text: str) -> int:
-    """Where the question (lower-cased) writes an anchor's name, or -1."""
-    return text.find(anchor.name.strip('"').lower())
+    """Where the question (lower-cased) writes an anchor's name, or -1; a mark the name ends
+    with need not be written (*Filet-O-Fish®*).
+
+    >>> _at(Anchor("<F>", "Filet-O-Fish®", "entity", 1.0), "the big mac than the filet-o-fish?")
+    21
+    """
+    return text.find(anchor.name.strip('"').lower().rstrip("®™©*. "))
 
 
 def _swapped(reading: Candidate, first: Anchor, second: Anchor) -> Candidate:

@@ -72,7 +72,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     # *Season 6* leaves room for *contestants*), nor does one matched far below the best
     classes = [c for c in _whole_first(grounding.classes) if not _kind_of_named(c, spans, text)]
     top = max((float(c.score) for c in classes), default=0.0)
-    classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top]
+    classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top or _by_head_noun(c)]
     # the class the question asks for keeps its place (*which sockets do the processors of X use*)
     classes = sorted(classes, key=lambda c: not _asked(c.name, text))[: limits.classes]
     terms = [_iri_term(e.entity_id) for e in kept]
@@ -219,6 +219,20 @@ def _kind_of_named(cls: Any, spans: Sequence[tuple[int, int]], text: str) -> boo
 
 #: a determiner right before a word: the word is a common noun (*the typhoon*, *which typhoon*)
 _DETERMINED = re.compile(r"\b(?:the|a|an|which|what|each|every|this|that|these|those)\s+$", re.IGNORECASE)
+
+
+def _by_head_noun(cls: Any) -> bool:
+    """Whether a class of two words or more was found by its head noun alone (*items*: the
+    class *menu item*), which names it as well as its whole name would.
+
+    >>> from types import SimpleNamespace as Match
+    >>> _by_head_noun(Match(name="menu item", mention="items", match="partial"))
+    True
+    >>> _by_head_noun(Match(name="menu item", mention="menu", match="partial"))
+    False
+    """
+    words = str(cls.name).lower().split()
+    return cls.match == "partial" and len(words) > 1 and singular_word(str(cls.mention).lower()) == words[-1]
 
 
 def _named_before(cls: Any, spans: Sequence[tuple[int, int]], terms: Sequence[str], text: str) -> str:

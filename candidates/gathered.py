@@ -20,6 +20,7 @@ from nl2sparql.candidates.cues import Cues
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.shapes import (
     FUNCTIONS,
+    attribute_phrase,
     by_one_value,
     condition,
     direction,
@@ -129,6 +130,29 @@ def kept_by_one(base: Candidate, path: Sequence[Hop], op: str, number: str) -> C
                    hops=base.hops + len(path))  # fmt: skip
 
 
+def kept_by_none(base: Candidate, path: Sequence[Hop], op: str, number: str) -> Candidate:
+    """The ``?x`` none of whose numbers compares with a number the question writes (*which
+    restaurants have no item with more than 1500 calories*).
+
+    >>> base = Candidate("lookup", ("Find the entity whose type is restaurant, assign it to ?x.",
+    ...                  "The answer is ?x."), ("?x a <http://x/Restaurant> .",))
+    >>> path = [Hop("Find the item whose restaurant is ?x, assign it to ?w1.", ("?w1 <http://x/r> ?x .",),
+    ...             "?w1", "s1"),
+    ...         Hop("Find the calories of the item ?w1, assign it to ?v.", ("?w1 <http://x/c> ?v .",), "?v", "s2")]
+    >>> kept = kept_by_none(base, path, "greater than", "1500")
+    >>> kept.steps[1]
+    'Make sure nothing is the item whose restaurant is ?x with calories greater than 1500.'
+    >>> kept.patterns[-1]
+    'FILTER NOT EXISTS { ?w1 <http://x/r> ?x . ?w1 <http://x/c> ?v . FILTER(?v > 1500) }'
+    """
+    first = path[0].sentence.removeprefix("Find ").rsplit(", assign it to", 1)[0]
+    said = f"Make sure nothing is {first} with {attribute_phrase(path[-1].sentence)} {op} {number}."
+    inner = " ".join((*(p for hop in path for p in hop.patterns), f"FILTER({condition('?v', op, number)})"))
+    steps = (*without_answer(base), said, "The answer is ?x.")
+    patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {inner} }}")
+    return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + len(path))
+
+
 def gathered_operators(
     base: Candidate, cues: Cues, paths: Sequence[Sequence[Hop]], counted: bool = False
 ) -> Iterator[Candidate]:
@@ -139,6 +163,9 @@ def gathered_operators(
     functions = ("count",) if counted else cues.named_functions or ("sum",)
     for path in paths:
         one_value = not counted and not cues.named_functions and by_one_value(cues, path[-1])
+        # things compared by their records: by any one record unless a total is asked (*an item
+        # with more than 3500 milligrams of sodium*; *total sales above 20000*)
+        one_compared = not counted and not cues.named_functions and not cues.by_total
         if cues.per_group:
             for function in functions if counted else cues.aggregates or functions:
                 yield per_node(base, path, function)
@@ -150,10 +177,12 @@ def gathered_operators(
             else:
                 for function in functions:
                     yield ranked_nodes(base, path, function, not cues.least, offset, keep)
-        if cues.compare and cues.count and one_value:  # *how many storms reached a wind speed of more than 130*
+        if cues.compare and cues.count and one_compared:  # *how many storms reached a wind speed of more than 130*
             yield counting(kept_by_one(base, path, *cues.compare))
+        if cues.compare and cues.negation and one_compared:  # *which restaurants have no item with more than ...*
+            yield kept_by_none(base, path, *cues.compare)
         if cues.compare and cues.things:
-            if one_value:  # *a time under 2.1 hours*: any one under it
+            if one_compared:  # *a time under 2.1 hours*: any one under it
                 yield kept_by_one(base, path, *cues.compare)
             else:
                 for function in functions:

@@ -90,6 +90,8 @@ def realised_shapes(candidate: Candidate) -> frozenset[str]:
     # the things of a class ranked by the least of their records' values: by those values
     if found & {"rank", "compare"} and steps[0].startswith(TYPED) and any(map(_EXTREME_EACH.match, steps)):
         return frozenset(found - {"group", "aggregate"})
+    if "share" in found:  # the counts a share divides are its own
+        found.discard("count")
     if "group" in found:
         found |= {"count"} if any(step.startswith("Count ") for step in candidate.steps) else {"aggregate"}
         found.discard("columns")  # the group and its value are the answer's two columns by nature
@@ -136,7 +138,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
 
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
-    realised = realised_shapes(candidate) | ({"count"} if reads_counted(candidate, cues) else set())
+    realised = realised_shapes(candidate) | ({"count"} if cues.count and reads_counted(candidate, cues) else set())
     asked = asked_shapes(cues, realised)
     used, steps = set(candidate.anchors), candidate.steps
     strong = [name for name in named if name]
