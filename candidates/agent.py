@@ -717,6 +717,8 @@ class Agent:
             for b in found[i + 1 :] if others is None else others:
                 if not (a.anchors and b.anchors):  # a reading of every holder keeps nothing: no join
                     continue
+                if _finds_types(a) and _finds_types(b):  # two things' classes in common: no question's join
+                    continue
                 apart = a.hops + b.hops
                 if set(a.anchors) & set(b.anchors) or apart > 4 or (apart == 4 and not _two_by_two(view, a, b)):
                     continue
@@ -898,10 +900,11 @@ class Agent:
 
     def _things_unnamed(self, word: str) -> bool:
         """Whether the word after a compared number names things the graph calls otherwise (*more
-        than one Oscar*): a noun that is no unit and no word of any value the graph holds."""
+        than one Oscar*): a noun that is no unit, none the graph keeps values in (*nautical
+        miles*), and no word of any value the graph holds."""
         return (
             len(word) > 2 and word.isalpha() and word not in _NOT_COUNTED and unit(word) is None
-            and not self._measures(word)
+            and not self._measures(word) and not self._kept_in(word)
         )  # fmt: skip
 
     def _measure_names(self, text: str) -> list[tuple[Statement, str]]:
@@ -1098,6 +1101,15 @@ def _compares_without(candidate: Candidate, unit_word: str) -> bool:
     read = [attribute_phrase(s) for s in candidate.steps if s.startswith("Find ") and s.endswith("assign it to ?v.")]
     unitless = [r for r in read if unit_word not in re.findall(r"\w+", r) and not attribute_unit(r)]
     return bool(compared and read) and len(unitless) == len(read)
+
+
+def _finds_types(reading: Candidate) -> bool:
+    """Whether a reading answers the classes of the nodes it reaches (*the type of ?m*).
+
+    >>> _finds_types(Candidate("lookup", (), ("?m <s> <F> .", f"?m <{RDF_TYPE}> ?x .")))
+    True
+    """
+    return bool(reading.patterns) and reading.patterns[-1].endswith(f"<{RDF_TYPE}> ?x .")
 
 
 def _says_what_it_follows(view: GraphView, anchor: Anchor) -> bool:
