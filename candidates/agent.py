@@ -570,7 +570,13 @@ class Agent:
     def _kept_in(self, word: str) -> bool:
         """Whether an attribute of the graph names ``word`` as the unit it is kept in (*wind speed
         in knots*)."""
-        return any(re.search(rf"\bin {re.escape(word)}\b", f"Find {body(s)}") for s, _ in self._attribute_statements)
+        return word in self._units_kept
+
+    @cached_property
+    def _units_kept(self) -> frozenset[str]:
+        """The words right after *in* in the attributes :attr:`_attribute_statements` read (*knots*,
+        *nautical*, *mb* of *mb/s*): read once, for every question."""
+        return frozenset(w for s, _ in self._attribute_statements for w in re.findall(r"\bin (\w+)", f"Find {body(s)}"))
 
     @cached_property
     def _attribute_names(self) -> frozenset[str]:
@@ -1137,7 +1143,7 @@ def _shares(readings: Sequence[Candidate], percentage: bool, limit: int) -> list
     # *what percentage of the third class passengers survived*, *of Taco Bell items have more
     # than 500 calories*: of the things the flag or the number is said of, where a grounded
     # item narrows them, not of the whole class
-    bases = {id(r): base for r in readings if (base := _unflagged(r)) and any(_narrows(base, w) for w in wholes)}
+    bases = {id(r): base for r in readings if (base := _unfiltered(r)) and any(_narrows(base, w) for w in wholes)}
     found = [share(r, bases[id(r)], percentage) for r in readings if id(r) in bases]
     for whole in wholes[:2]:
         parts = [r for r in readings if r is not whole and id(r) not in bases and _narrows(r, whole)]
@@ -1162,14 +1168,14 @@ def _narrows_by_another(reading: Candidate, whole: Candidate) -> bool:
     return _narrows(reading, whole) and bool(own)
 
 
-def _unflagged(reading: Candidate) -> Candidate | None:
+def _unfiltered(reading: Candidate) -> Candidate | None:
     """The reading a yes/no attribute kept true or false (``FILTER(?v = true)``), or a value
     compared with a number (``FILTER(?v > 500)``), was added to, or ``None`` where it is no
     such reading.
 
     >>> kept = Candidate("compare", ("Find A, assign it to ?x.", "Find the survived of ?x, assign it to ?v.",
     ...     "Make sure ?v is true.", "The answer is ?x."), ("?x a <P> .", "?x <survived> ?v .", "FILTER(?v = true)"))
-    >>> _unflagged(kept).patterns, _unflagged(kept).steps
+    >>> _unfiltered(kept).patterns, _unfiltered(kept).steps
     (('?x a <P> .',), ('Find A, assign it to ?x.', 'The answer is ?x.'))
     """
     if reading.shape != "compare" or not reading.patterns[-1].startswith("FILTER(?v "):

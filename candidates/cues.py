@@ -440,11 +440,13 @@ def _each_extreme(text: str) -> re.Match[str] | None:
     >>> _each_extreme("list the storms with the highest wind speed") is None
     True
     """
-    match = _WITH_THEIR.search(text)
-    return match if match and (_MOST.fullmatch(match.group(1)) or _LEAST.fullmatch(match.group(1))) else None
+    match = WITH_THEIR.search(text)
+    word = match.group(1) if match else None
+    return match if word and (_MOST.fullmatch(word) or _LEAST.fullmatch(word)) else None
 
 
-_WITH_THEIR = re.compile(r"\b(?:with|and|along with|together with) (?:their|its) (\w+)")
+#: a list of things with values of theirs (the things are a column too), and the word after
+WITH_THEIR = re.compile(r"\b(?:with|and|together with|along with) (?:their|its)\b(?: (\w+))?")
 
 
 def _words(question: str) -> str:

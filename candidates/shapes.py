@@ -14,7 +14,16 @@ from dataclasses import replace
 
 from nl2sparql.candidates.anchors import asked_words, asks_for
 from nl2sparql.candidates.candidate import TYPED, TYPED_STEP, Candidate
-from nl2sparql.candidates.cues import AGE_WORDS, GROUPED_BY, HOW_MEASURED, MEASURED_BY, SPEED_WORDS, Cues, singular_word
+from nl2sparql.candidates.cues import (
+    AGE_WORDS,
+    GROUPED_BY,
+    HOW_MEASURED,
+    MEASURED_BY,
+    SPEED_WORDS,
+    WITH_THEIR,
+    Cues,
+    singular_word,
+)
 from nl2sparql.candidates.hops import Hop
 from nl2sparql.candidates.units import rescaled, unit
 from nl2sparql.candidates.wording import nested
@@ -41,8 +50,6 @@ def condition(value: str, op: str, number: str) -> str:
 
 
 FUNCTIONS = {"average": "AVG", "sum": "SUM", "minimum": "MIN", "maximum": "MAX"}
-#: a list of things with values of theirs (the things are a column too)
-_WITH_THEIR = re.compile(r"\b(with|and|together with|along with) (their|its)\b")
 
 
 def without_answer(base: Candidate) -> tuple[str, ...]:
@@ -416,7 +423,7 @@ def keeps_subject(text: str, attributes: Sequence[Hop]) -> bool:
     """
     if any({"name", "title"} & set(attribute_words(hop.sentence).split()) for hop in attributes):
         return False
-    return bool(_WITH_THEIR.search(text))
+    return bool(WITH_THEIR.search(text))
 
 
 def mentioned(attributes: Sequence[Hop], text: str) -> list[Hop]:
