@@ -49,6 +49,7 @@ from nl2sparql.candidates.shapes import (
     mentioned,
     named_at,
     names_counted,
+    negated_through,
     not_found_by,
     not_of_class,
     operators,
@@ -63,6 +64,7 @@ from nl2sparql.candidates.shapes import (
 from nl2sparql.candidates.shapes import (
     counted as counting,
 )
+from nl2sparql.candidates.spans import span_pairs, spanned
 from nl2sparql.candidates.units import attribute_unit, is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
@@ -170,6 +172,9 @@ class Agent:
         joined = self._intersections(
             view, _unique(bases[:beam] + typed + held + self._crowded_out(question, every, bases[:beam], scores))
         )
+        if cues.both:  # the holders of two roles the question names (*which vice presidents also became president*)
+            holders = [b for b in every if not b.anchors and not b.steps[0].startswith(TYPED)][:beam]
+            joined = [*joined, *self._intersections(view, holders, roles=True)]
         firsts = self._best(question, bases + list(joined), scores, beam * 2)
         grown = [c for b in firsts if b.hops == 1 for c in self._next_hops(view, b)]
         grown = self._best(question, grown, scores, beam * 2, each=3)
@@ -247,7 +252,8 @@ class Agent:
             numbers, others = self._attributes(view, base)
             if cues.columns:
                 others += self._name_column(view, base, cues.text, numbers + others)
-            shaped = operators(base, cues, numbers, others)
+            shaped = [*operators(base, cues, numbers, others)]
+            shaped += [spanned(base, start, end) for start, end in span_pairs(numbers)] if cues.span else []
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         if _gathers(cues):  # the measures the question names, by words that name no class it names
             measures = self._measures(_without_classes(cues.text, anchors))
@@ -263,7 +269,7 @@ class Agent:
                     final += gathered_operators(base, cues, paths, counted=True)
                 # *lip-synced most often*, *won more than one Oscar*: the nodes that reach each
                 if (cues.group_rank or counts_unnamed) and not counted:
-                    final += gathered_operators(base, cues, self._paths_in(view, base), counted=True)
+                    final += gathered_operators(base, cues, self._paths_in(view, base, cues.text), counted=True)
             # *how many mammals does each order have*: each thing of the class named after *each*,
             # with the count of the things the question counts, however far they are
             if cues.per_group and cues.count:
@@ -283,6 +289,16 @@ class Agent:
                 n for w in ones[:2] for r in ones[: beam // 2]
                 if not set(w.anchors) & set(r.anchors) and (n := not_found_by(w, r))
             ]  # fmt: skip
+            # or the things whose records have none of a role the question names (*which presidents
+            # had no vice president in any of their terms*)
+            holders = [c for c in pool if c.answer_kind == "uri"][: beam // 2]
+            absent += [
+                negated_through(h, *path)
+                for h in holders
+                for path in self._onward_paths(
+                    view, h, sorted(view.edges_into_all(h.patterns, "?x"), key=str)[: beam // 2], cues.text
+                )
+            ]
             final += absent + ([counting(n) for n in absent] if cues.count else [])  # *how many ... are not*
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
@@ -364,6 +380,8 @@ class Agent:
         nameless = kind == "uri" and _nameless(view, found[0].value)
         wordless = kind == "literal" and not any(map(str.isalpha, found[0].value))
         named = "other" if kind == "literal" and asked else ""
+        if named and self._time_of_record(view, candidate, asked):  # *in which midterm*: its year
+            named = "record"
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
@@ -654,6 +672,16 @@ class Agent:
                 found.append(step)
         return found
 
+    def _time_of_record(self, view: GraphView, candidate: Candidate, classes: Set[str]) -> bool:
+        """Whether ``candidate`` answers the year or date of nameless records of one of
+        ``classes`` (*in which midterm did ...*: a midterm has no name, its year says which)."""
+        found = _TIME_OF.match(answer_step(candidate))
+        if found is None:
+            return False
+        typed = (f"{found.group(1)} <{RDF_TYPE}> <{c}> ." for c in classes)
+        records = next((r for t in typed if (r := view.sample((*candidate.patterns, t), found.group(1), 1))), [])
+        return bool(records) and records[0].type == "uri" and _nameless(view, records[0].value)
+
     def _through_records(
         self, view: GraphView, reading: Candidate, asked: set[str], words: Set[str]
     ) -> list[Candidate]:
@@ -712,16 +740,23 @@ class Agent:
         return bool(node) and bool(view.sample((f"<{node[0].value}> ?np ?n . FILTER(?np IN ({names}))",), "?n", 1))
 
     def _intersections(
-        self, view: GraphView, found: Sequence[Candidate], others: Sequence[Candidate] | None = None
+        self,
+        view: GraphView,
+        found: Sequence[Candidate],
+        others: Sequence[Candidate] | None = None,
+        roles: bool = False,
     ) -> Iterable[Candidate]:
         """Two readings from different anchors that find a node in common (at most three hops,
         or four by the same edges: *the films that won both Best actor and Best actress*, or
         two hops from each of two items: *captures of rodents in control plots*): two of
         ``found``, or a join of ``found`` and one of ``others`` (a third reading, whose helper
-        nodes are then the third's own)."""
+        nodes are then the third's own). With ``roles``, two readings of every holder of an
+        edge, by two edges (*which vice presidents also became president*)."""
         for i, a in enumerate(found):
             for b in found[i + 1 :] if others is None else others:
-                if not (a.anchors and b.anchors):  # a reading of every holder keeps nothing: no join
+                if roles and _edges_read(a) == _edges_read(b):  # one role twice
+                    continue
+                if not (a.anchors and b.anchors or roles):  # a reading of every holder keeps nothing: no join
                     continue
                 if _finds_types(a) and _finds_types(b):  # two things' classes in common: no question's join
                     continue
@@ -986,11 +1021,13 @@ class Agent:
                     found += gathered_operators(base, cues, paths, counted=True)
         return found
 
-    def _paths_in(self, view: GraphView, base: Candidate) -> list[list[Hop]]:
+    def _paths_in(self, view: GraphView, base: Candidate, text: str = "") -> list[list[Hop]]:
         """The one-edge paths by which nodes reach those ``base`` finds: what a question
         counts when it ranks things by how often (*which artist was lip-synced most often*:
-        the episodes whose lip sync artist each is); and the two-edge ones, by which nodes
-        reach those (*which pizza was ordered most often*: the order items of its menu items)."""
+        the episodes whose lip sync artist each is); the two-edge ones, by which nodes reach
+        those (*which pizza was ordered most often*: the order items of its menu items); and
+        what the records that reach them name by an edge the question names (*which president
+        had the most vice presidents*: the vice presidents of his terms)."""
         edges = sorted(view.edges_into_all(base.patterns, "?x"), key=str)
         found = [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
         for edge in edges[: self.limits.beam // 2]:
@@ -998,6 +1035,24 @@ class Agent:
             reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
             for second in sorted(view.edges_into_all(reach, "?w1"), key=str) if first else ():
                 if (hops := self._path_hops([edge, second], "?v")) is not None:
+                    found.append(hops)
+        return found + self._onward_paths(view, base, edges[: self.limits.beam // 2], text)
+
+    def _onward_paths(self, view: GraphView, base: Candidate, edges: Sequence[Edge], text: str) -> list[list[Hop]]:
+        """The two-edge paths from the nodes ``base`` finds back along one of ``edges`` to the
+        records that reach them, then on to nodes by an edge the question names (``text``):
+        the vice presidents of each president's terms (not a number the records keep)."""
+        found = []
+        for edge in edges:
+            first = self._path_hops([edge], "?w1")
+            reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
+            onward = sorted((e for e in view.edges_of_all(reach, "?w1") if e.predicate != edge.predicate), key=str)
+            for second in onward if first else ():
+                hops = self._path_hops([edge, second], "?v")
+                if hops is None or named_at(hops[-1].sentence, text) < 0:
+                    continue
+                sample = view.sample((*reach, *hops[-1].patterns), "?v", 1)
+                if sample and sample[0].type == "uri":
                     found.append(hops)
         return found
 
@@ -1358,6 +1413,11 @@ def _types(candidate: Candidate) -> bool:
 _TYPE_EDGE = re.compile(rf"^\S+ (?:a|<{re.escape(RDF_TYPE)}>) ")
 
 
+def _edges_read(reading: Candidate) -> frozenset[str]:
+    """The predicates a reading's patterns follow."""
+    return frozenset(re.findall(r"\s(<[^>]+>|\w+:\w+)\s", " ".join(reading.patterns)))
+
+
 def _base(hop: Hop, anchor: Anchor) -> Candidate:
     return Candidate("lookup", (hop.sentence, _ANSWER), hop.patterns, anchors=(anchor.name,))
 
@@ -1424,6 +1484,10 @@ def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
         if len(parts) == 3 and parts[0] == node and parts[1] != f"<{RDF_TYPE}>" and not parts[2].startswith("?"):
             found.add((parts[1], "out"))
     return found
+
+
+#: the year or date of a node on the way: *Find the year of the midterm election ?m, ...*
+_TIME_OF = re.compile(r"^Find the (?:year|date) of the [\w -]+ (\?m\w*), assign it to \?x\.$")
 
 
 def _nameless(view: GraphView, iri: str) -> bool:

@@ -74,7 +74,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     top = max((float(c.score) for c in classes), default=0.0)
     classes = [c for c in classes if float(c.score) >= RELATIVE_SCORE * top or _by_head_noun(c)]
     # the class the question asks for keeps its place (*which sockets do the processors of X use*)
-    classes = sorted(classes, key=lambda c: not _asked(c.name, text))[: limits.classes]
+    classes = sorted(classes, key=lambda c: not _class_asked(c, text))[: limits.classes]
     terms = [_iri_term(e.entity_id) for e in kept]
     # a common noun after a determiner names a class, not an item too (*which typhoon*, *the
     # typhoon with*: no status *typhoon*; *the status typhoon* names the status)
@@ -85,7 +85,7 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
     }
     found = [a for a, e in zip(found, kept, strict=True) if not (e.mention.islower() and tuple(e.span) in kinds)]
     found += [
-        Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_asked(c.name, text),
+        Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_class_asked(c, text),
                follows=_named_before(c, spans, terms, text))
         for c in classes
     ]  # fmt: skip
@@ -362,8 +362,20 @@ def asks_for(edge: str, words: Set[str]) -> bool:
 
     >>> asks_for("winner", asked_words("Who won Best actor in 1995?")), asks_for("ceremony", {"winner"})
     (True, False)
+
+    A participle before the noun keeps its kind (a sitting president is a president; a vice
+    president is not):
+
+    >>> asks_for("sitting president", {"president", "sat"}), asks_for("vice president", {"president", "sat"})
+    (True, False)
     """
-    return bool(edge) and {singular_word(w) for w in edge.split()} <= words
+    said = edge.split()
+    kept = [w for w in said[:-1] if not _PARTICIPLE.fullmatch(w)] + said[-1:]
+    return bool(edge) and {singular_word(w) for w in kept} <= words
+
+
+#: a participle that modifies a noun (*sitting*, *winning*, *elected*)
+_PARTICIPLE = re.compile(r"[a-z]{3,}(?:ing|ed)")
 
 
 def _before_modifier(words: list[str]) -> set[str]:
@@ -398,6 +410,12 @@ def _asked(name: str, question: str) -> bool:
     """
     head = singular_word(name.lower().split()[-1]) if name.strip() else ""
     return head in asked_words(question)
+
+
+def _class_asked(cls: Any, question: str) -> bool:
+    """Whether the question asks for things of a grounded class, by its name's head noun or
+    by the words it wrote for it (*in which midterm* asks for a *midterm election*)."""
+    return _asked(cls.name, question) or _asked(getattr(cls, "mention", ""), question)
 
 
 def _whole_first(classes: Sequence[Any]) -> list[Any]:

@@ -63,7 +63,9 @@ class Candidate:
     #: many albums has Iron Maiden released* counts no album titled *Iron Maiden*)
     names_answer: bool = False
     #: "named": the answer nodes are of a class the question names; "other": only of other
-    #: classes; "": not known (no class named, or the answers are values)
+    #: classes; "record": the answers are the years or dates of nameless records of the
+    #: class the question asks for (*in which midterm*: its year); "": not known (no class
+    #: named, or the answers are values)
     answer_class: str = ""
     #: the datatype of the answer's values where they are typed literals (numbers, dates)
     answer_datatype: str = ""

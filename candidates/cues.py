@@ -68,6 +68,13 @@ _RANKED = re.compile(rf"\b(?:{_ORDINAL})[\s-]+(most \w+|least \w+|\w+)")
 #: a place a thing finished in (*finished second*, *placed 3rd*): a rank the graph keeps
 _PLACED = re.compile(rf"\b(?:finished|placed|came|ended|ranked)\s+(?:up\s+)?(?:in\s+)?(?:the\s+)?(?:{_ORDINAL})\b")
 _WINDOW = re.compile(rf"\b(?:{_ORDINAL})\s+(?:to|through|-|and)\s+(?:the\s+)?(?:{_ORDINAL})\b")
+#: *how long*, *how many years*: a length of time asked
+_HOW_LONG = re.compile(r"\bhow long\b|\bhow many (?:years|months|weeks|days|hours|minutes)\b")
+#: the verbs that say a thing went on for that time (*last*, *serve*, *run*)
+_LASTED = re.compile(
+    r"\b(?:last|lasts|lasted|serve|serves|served|span|spans|spanned|run|runs|ran|reign|reigned|continue|continued|"
+    r"go on|went on)\b"
+)
 #: comparatives that mean less of the measure they speak of
 _LESSER = (
     "shorter", "lighter", "younger", "cheaper", "earlier", "slower", "narrower", "thinner", "closer", "nearer",
@@ -96,8 +103,12 @@ _LOSS = re.compile(
     r"\b(?:made|make|makes|making|posted|posts|reported|reports|had|has|have|with|ran|runs)\s+(?:a\s+)?(?:net\s+)?"
     r"loss(?:es)?\b|\bloss-making\b|\bunprofitable\b|\blost money\b"
 )
-#: *the biggest loss* is the lowest profit: a ranking the other way
-_LOSS_RANKED = re.compile(r"\b(?:biggest|largest|greatest|highest|heaviest|worst|most)\s+(?:net\s+)?loss(?:es)?\b")
+#: *did the party gain seats*, *did it lose members*: a yes or no on the sign of a change
+_GAINED = re.compile(r"\b(gain|gains|gained|lose|loses|lost)\b")
+#: *the biggest loss*, *the largest house seat losses* rank the least profit or change: the other way
+_LOSS_RANKED = re.compile(
+    r"\b(?:biggest|largest|greatest|highest|heaviest|worst|most)\s+((?:[a-z]+\s+){0,3}?)(?:net\s+)?loss(?:es)?\b"
+)
 _AGGREGATES = (
     (re.compile(r"\b(average|mean)\b"), "average"),
     # "a total above 20" names an attribute, not a sum: a total is summed when a noun or "of" follows
@@ -196,6 +207,10 @@ class Cues:
     #: a share of things the question asks for: "percentage" (*what percentage of the order
     #: lines ...*) or "fraction" (*what fraction*, *what share*, *what proportion*)
     share: str | None = None
+    #: how long a thing went on (*how many years did the term last*): an end less a start
+    span: bool = False
+    #: things that hold two roles (*which vice presidents also became president*)
+    both: bool = False
     #: a yes/no question that compares one value at two named items (*did A have more
     #: passengers than B*): "greater than" or "less than"
     outranks: str | None = None
@@ -234,6 +249,7 @@ class Cues:
         found += ["contains"] if self.contains else []
         found += ["difference"] if self.difference else []
         found += ["share"] if self.share else []
+        found += ["span"] if self.span else []
         return tuple(found + [f"aggregate:{a}" for a in self.aggregates])
 
 
@@ -316,6 +332,8 @@ def _comparison(text: str) -> tuple[tuple[str, str] | None, str, int]:
     ((('greater than', '80'), 'minutes', 1), (None, '', 1))
     >>> _comparison("how many order lines made a negative profit"), _comparison("how many companies made a loss")
     ((('less than', '0'), '', 1), (('less than', '0'), '', 1))
+    >>> _comparison("did the party gain house seats in 1995")[0], _comparison("which party gained seats")[0]
+    (('greater than', '0'), None)
     >>> _comparison("which companies have sales above 150 billion dollars")
     (('greater than', '150000000000'), 'dollars', 1000000000)
     """
@@ -330,6 +348,8 @@ def _comparison(text: str) -> tuple[tuple[str, str] | None, str, int]:
         return ("less than" if sign.group(1) == "negative" else "greater than", "0"), "", 1
     if _LOSS.search(text):
         return ("less than", "0"), "", 1
+    if _YES_NO.search(text) and (changed := _GAINED.search(text)):  # *did the party gain seats*: a change above 0
+        return ("greater than" if changed.group(1).startswith("gain") else "less than", "0"), "", 1
     return None, "", 1
 
 
@@ -394,7 +414,9 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
     contained, started = _contained(question), _started(question)
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
-    bare = _LOSS_RANKED.sub("lowest profit", bare)
+    bare = _LOSS_RANKED.sub(r"lowest \1profit", bare)
+    span = _span_asked(text)
+    bare = re.sub(r"\blast\W*$", " ", bare) if span else bare  # *how long did it last*: a verb, no ranking
     difference = _difference(text)
     if difference:  # *how many more threads than cores*: a difference, no ranking, nothing compared
         bare = _HOW_MANY_MORE.sub(" ", bare)
@@ -425,10 +447,21 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         person=bool(_WHO_ASKED.search(text)),
         difference=difference,
         share=_share(text),
+        span=span,
+        both=bool(re.search(r"\b(?:also|both)\b", text)),
         outranks=_outranks(text) if _YES_NO.search(text) and not compare else None,
         against=_outranks(text) if not _YES_NO.search(text) and not compare and not difference else None,
         text=_words(question),
     )
+
+
+def _span_asked(text: str) -> bool:
+    """Whether the question asks how long a thing went on.
+
+    >>> _span_asked("how many years did the term of ronald reagan last"), _span_asked("how long is the nile")
+    (True, False)
+    """
+    return bool(_HOW_LONG.search(text) and _LASTED.search(text))
 
 
 def _each_extreme(text: str) -> re.Match[str] | None:

@@ -558,6 +558,30 @@ def negated(base: Candidate, attribute: Hop) -> Candidate:
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
+def negated_through(base: Candidate, record: Hop, attribute: Hop) -> Candidate:
+    """The ``?x`` none of whose records (``record``: those that reach each) has a value of
+    ``attribute``: the presidents none of whose terms had a vice president.
+
+    >>> base = Candidate("lookup", ("Find the president of a term, assign it to ?x.", _ANSWER), ("?m <p> ?x .",))
+    >>> record = Hop("Find the term whose president is the person ?x, assign it to ?w1.", ("?w1 <p> ?x .",), "?w1", "p")
+    >>> vice = Hop("Find the vice president of the term ?w1, assign it to ?v.", ("?w1 <vp> ?v .",), "?v", "vp")
+    >>> found = negated_through(base, record, vice)
+    >>> found.steps[1]
+    'Make sure nothing is the vice president of the term whose president is the person ?x.'
+    >>> found.patterns[1]
+    'FILTER NOT EXISTS { ?w1_n <p> ?x . ?w1_n <vp> ?v . }'
+    """
+    held = record.sentence.removeprefix("Find ").rsplit(", assign it to", 1)[0]
+    steps = (
+        *without_answer(base),
+        f"Make sure nothing is the {attribute_phrase(attribute.sentence)} of {held}.",
+        _ANSWER,
+    )
+    inner = " ".join(re.sub(r"\?w1\b", "?w1_n", p) for p in (*record.patterns, *attribute.patterns))
+    patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {inner} }}")
+    return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 2)
+
+
 def not_of_class(base: Candidate, term: str, name: str) -> Candidate:
     """The ``?x`` that are not of a second class (*which managers were never players*)."""
     steps = (*without_answer(base), f"Make sure ?x is not of type {name}.", _ANSWER)

@@ -98,6 +98,18 @@ def realised_shapes(candidate: Candidate) -> frozenset[str]:
     return frozenset(found)
 
 
+def _found_twice(candidate: Candidate) -> bool:
+    """Whether two readings find the answer (*which films won both Best actor and Best
+    actress*: the film of one award and the film of the other).
+
+    >>> steps = ("Find the president of a term, assign it to ?x.", "Find the vice president of one, assign it to ?x.")
+    >>> _found_twice(Candidate("lookup", steps, ())), _found_twice(Candidate("lookup", steps[:1], ()))
+    (True, False)
+    """
+    finds = {s for s in candidate.steps if s.endswith(", assign it to ?x.") and not s.startswith(TYPED)}
+    return len(finds) >= 2
+
+
 def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]:
     """The shapes the cues open. Groups are ranked by a number of things (*the most albums*)
     or, where the question says so, by a total (*spent the most money*), whichever measure a
@@ -121,8 +133,9 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         "columns": cues.columns,
         "contains": cues.contains is not None,
         "same": cues.same,
-        "difference": cues.difference is not None,
+        "difference": cues.difference is not None or cues.span,
         "share": cues.share is not None,
+        "both": cues.both,
     }
     asked = {shape for shape, on in opened.items() if on}
     if cues.by_total and "aggregate" in realised and "count" in asked and not cues.count:
@@ -139,6 +152,7 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
     realised = realised_shapes(candidate) | ({"count"} if cues.count and reads_counted(candidate, cues) else set())
+    realised |= {"both"} if cues.both and _found_twice(candidate) else set()
     asked = asked_shapes(cues, realised)
     used, steps = set(candidate.anchors), candidate.steps
     strong = [name for name in named if name]
@@ -148,7 +162,8 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "operator_missing": float(bool(asked - realised - {"contains"})),
         "coverage": sum(name in used for name in strong) / len(strong) if strong else 0.0,
         "extra_hops": float(max(candidate.hops - 1, 0)),
-        "answer_typed": float(not cues.value and any(map(_types_answer, steps))),
+        # or a value that says which of the class asked for (*in which midterm*: its year)
+        "answer_typed": float(not cues.value and any(map(_types_answer, steps)) or candidate.answer_class == "record"),
         "value_answer": float(cues.value and candidate.answer_kind == "literal"),
         "answers_named": float(candidate.names_answer and _answers_x(candidate)),
         "function_match": _function_match(candidate, cues),
@@ -340,13 +355,23 @@ def _time_of_other(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the year of the ceremony ?m, assign it to ?v.", "Make sure ?v is before 1880.")
     >>> _time_of_other(Candidate("compare", steps, ()), read_cues("Who won before 1880?"))
     0.0
+
+    A thing's own time is when it starts (*the most recent term*: by its start year, which
+    the term still running has; not by its end year):
+
+    >>> steps = ("Find the start year of the term ?m, assign it to ?v.", "Rank ?x by ?v in descending order.")
+    >>> recent = read_cues("Who was the president of the most recent term?")
+    >>> _time_of_other(Candidate("rank", steps, ()), recent)
+    0.0
+    >>> _time_of_other(Candidate("rank", (steps[0].replace("start", "end"), steps[1]), ()), recent)
+    1.0
     """
     if candidate.shape not in ("compare", "rank"):
         return 0.0
     said = cues.text.split()
     for step in (s for s in candidate.steps if _ASSIGNS_VALUE.search(s)):
         words = attribute_words(step).split()
-        kinds = [w for w in words if w not in _TIME_NOUNS]
+        kinds = [w for w in words if w not in _TIME_NOUNS and w not in _STARTS]
         if kinds and len(kinds) < len(words) and not any(_said(kind, said) for kind in kinds):
             return 1.0
     return 0.0
@@ -405,6 +430,8 @@ def _counted_find(candidate: Candidate) -> str:
 _ASKED_VALUE = re.compile(r"^(?:in |on |of |for )?(?:which|what) (year|date|month|day)s?\b")
 #: what *when* asks for: a value of one of these names
 _TIME_NOUNS = frozenset({"date", "time", "year", "day", "month"})
+#: the words of a thing's own start (*start year*, *beginning date*)
+_STARTS = frozenset({"start", "starting", "begin", "beginning", "opening"})
 
 
 def _value_named(candidate: Candidate, cues: Cues) -> float:
