@@ -56,6 +56,7 @@ from nl2sparql.candidates.shapes import (
     outranks,
     ranked_by_other,
     share,
+    told_apart,
     value_as,
     whether,
     with_many_columns,
@@ -312,13 +313,15 @@ class Agent:
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
             final += [outranks(a, b, cues.outranks) for a, b in pairs]
+        if cues.difference or cues.outranks:  # two numbers of one thing, told apart by their words
+            final += self._told_apart(view, _unique([with_kind(c) for c in firsts[:beam]] + pool), cues)
         if cues.share:  # of things a reading finds, or that hold a flag or pass a number (*more than 500 calories*)
             flagged = [c for c in final if c.shape == "compare" and c.patterns[-1].startswith("FILTER(?v ")]
             final += _shares(firsts + grown + flagged, cues.share == "percentage", self.limits.beam)
             final += self._classed_shares(view, self._best(question, grown, scores, beam), cues.share == "percentage")
         if cues.compare_unit and self._kept_in(cues.compare_unit):  # *at least 150 knots*: what is kept in knots
             final = [c for c in final if not _compares_without(c, cues.compare_unit)]
-        final = _unique(final)[: self.limits.max_candidates]
+        final = _unique(_with_twins(final, anchors))[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
             counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and _counts(a, cues)}
             final = [self._typed_groups(view, c, classes, asked, counts) if _answers_groups(c) else c for c in final]
@@ -878,6 +881,23 @@ class Agent:
                 found.append(difference(*readings, later=order == "later"))
         return found
 
+    def _told_apart(self, view: GraphView, readings: Sequence[Candidate], cues: Cues) -> list[Candidate]:
+        """Two numbers of the node a reading of a named item finds, which the question tells
+        apart by their words, subtracted or compared yes or no (*how much more does the
+        textbook for X cost new than used at the bookstore*: its new price less its used)."""
+        found = []
+        for reading in [r for r in readings if r.answer_kind == "uri" and r.anchors][:3]:
+            numbers = [hop for hop in self._attributes(view, reading)[0] if hop.via == "?x"]
+            pair = told_apart(numbers, cues.text)
+            if pair is None:
+                continue
+            first, second = (_value_read(reading, hop) for hop in pair)
+            if cues.difference:
+                found.append(difference(first, second, later=cues.difference == "later"))
+            if cues.outranks:
+                found.append(outranks(first, second, cues.outranks))
+        return found
+
     def _number_pairs(
         self,
         view: GraphView,
@@ -924,6 +944,8 @@ class Agent:
         aggregate is of such a number (*the average number of years at the company*: the
         years at the company, a number kept, begin with the words counted)."""
         averaged = cues.count and bool(cues.aggregates)
+        if cues.count and self._number_named(cues.text):  # *the course number of X*: a value kept
+            return replace(cues, count=False)
         if not cues.counted or not (cues.group_rank or cues.count):
             return cues
         counted = [singular_word(w) for w in cues.counted.split()]
@@ -938,6 +960,14 @@ class Agent:
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
                 return replace(cues, group_rank=False, count=False)
         return cues
+
+    def _number_named(self, text: str) -> bool:
+        """Whether *number of* is the end of an attribute's name the question writes (*what is
+        the course number of X*), not a count, where no other word asks one (*how many*)."""
+        if re.search(r"\bhow many\b|\bcount\b", text):
+            return False
+        named = (words for _, words in self._measure_names(text) if words.split()[-1:] == ["number"])
+        return any(re.search(rf"\b{re.escape(words)} of\b", text) for words in named)
 
     def _things_unnamed(self, word: str) -> bool:
         """Whether the word after a compared number names things the graph calls otherwise (*more
@@ -1418,6 +1448,15 @@ def _edges_read(reading: Candidate) -> frozenset[str]:
     return frozenset(re.findall(r"\s(<[^>]+>|\w+:\w+)\s", " ".join(reading.patterns)))
 
 
+def _value_read(reading: Candidate, attribute: Hop) -> Candidate:
+    """``reading`` read on to a value of the nodes it finds (``attribute``, a hop from ``?x``
+    to ``?v``): the value is the answer ``?x``, the nodes are ``?m``."""
+    base = _renamed(reading, "?m")
+    hop = value_as(replace(attribute, sentence=_X.sub("?m", attribute.sentence),
+                           patterns=tuple(_X.sub("?m", p) for p in attribute.patterns)), "?x")  # fmt: skip
+    return replace(base, steps=(*base.steps, hop.sentence, _ANSWER), patterns=base.patterns + hop.patterns)
+
+
 def _base(hop: Hop, anchor: Anchor) -> Candidate:
     return Candidate("lookup", (hop.sentence, _ANSWER), hop.patterns, anchors=(anchor.name,))
 
@@ -1596,6 +1635,35 @@ def _numeric(text: str) -> bool:
     [True, True, True, True, False, False]
     """
     return bool(re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|\d{4}-\d{2}(-\d{2})?([T ].*)?|\d\d:\d\d(:\d\d)?", text))
+
+
+def _with_twins(found: Sequence[Candidate], anchors: Sequence[Anchor]) -> list[Candidate]:
+    """``found``, each reading of an entity read of every entity that shares its name (a
+    course cross-listed in two subjects, a name two storms bear): the question names both.
+    Not inside a subquery, which would not see the values."""
+    names: dict[str, list[str]] = defaultdict(list)
+    for anchor in (a for a in anchors if a.kind == "entity" and a.term.startswith("<")):
+        names[anchor.name].append(anchor.term)
+    twins = [terms for terms in names.values() if len(terms) > 1]
+    return [_read_as_twins(c, twins) for c in found] if twins else list(found)
+
+
+def _read_as_twins(candidate: Candidate, twins: Sequence[Sequence[str]]) -> Candidate:
+    """``candidate`` with each of ``twins``'s terms it holds bound by ``VALUES`` to all of them.
+
+    >>> c = Candidate("lookup", ("Find the subject of the course X, assign it to ?x.",), ("<a> <s> ?x .",))
+    >>> _read_as_twins(c, [["<a>", "<b>"]]).patterns
+    ('VALUES ?twin0 { <a> <b> }', '?twin0 <s> ?x .')
+    """
+    patterns, values = candidate.patterns, []
+    for i, terms in enumerate(twins):
+        held = [p for p in patterns if any(t in p for t in terms)]
+        if not held or any("SELECT" in p for p in held):
+            continue
+        for term in terms:
+            patterns = tuple(p.replace(term, f"?twin{i}") for p in patterns)
+        values.append(f"VALUES ?twin{i} {{ {' '.join(terms)} }}")
+    return replace(candidate, patterns=(*values, *patterns)) if values else candidate
 
 
 def _unique(candidates: Iterable[Candidate]) -> list[Candidate]:

@@ -47,8 +47,9 @@ _YES_NO = re.compile(r"^\s*(is|are|was|were|does|do|did|has|have|had|can|could|w
 #: *how much* asks an amount (*how much does it weigh*), not how many things:
 #: ``read_cues("How much does the car weigh?").count`` is false
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
-#: *how many more viewers did A have than B*: a difference of two values, no count
-_HOW_MANY_MORE = re.compile(r"\bhow many (?:more|fewer|less)\b.*\bthan\b")
+#: *how many more viewers did A have than B*, *how much more does it cost new than used*: a
+#: difference of two values, no count and no ranking
+_HOW_MANY_MORE = re.compile(r"\bhow (?:many|much) (?:more|fewer|less)\b.*\bthan\b")
 _MOST = re.compile(
     r"\b(most|highest|largest|biggest|greatest|longest|latest|newest|most recent|last(?! name)|maximum|max|"
     r"heaviest|tallest|richest|youngest|best|expensive|costliest|more|northernmost|easternmost|"

@@ -8,6 +8,7 @@ a date, a name of ``?x``) are hops from ``?x`` that the agent found; they arrive
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -435,6 +436,38 @@ def mentioned(attributes: Sequence[Hop], text: str) -> list[Hop]:
     inside = {key for key, (a, b) in spans.items() for c, d in spans.values() if c <= a and b <= d and d - c > b - a}
     found = [(spans[id(hop)][0], hop) for hop in attributes if id(hop) in spans and id(hop) not in inside]
     return [hop for _, hop in sorted(found, key=lambda pair: pair[0])]
+
+
+def told_apart(attributes: Sequence[Hop], text: str) -> tuple[Hop, Hop] | None:
+    """Two attributes the question tells apart by the words each has and the other lacks,
+    in the order it writes those words (*how much more does it cost new than used at the
+    bookstore*: the new and the used price at the bookstore, not on Amazon), the pair whose
+    words it writes most; ``None`` where no two are so told apart.
+
+    >>> def hop(name):
+    ...     return Hop(f"Find the {name} of the book ?x, assign it to ?v.", (), "?v", name)
+    >>> prices = [hop(f"{a} price {b}") for a in ("new", "used") for b in ("at the bookstore", "on amazon")]
+    >>> [h.statement_id for h in told_apart(prices, "how much more does it cost new than used at the bookstore")]
+    ['new price at the bookstore', 'used price at the bookstore']
+    >>> [h.statement_id for h in told_apart(prices, "is it cheaper new on amazon than at the bookstore")]
+    ['new price on amazon', 'new price at the bookstore']
+    """
+    said = text.split()
+    words = {id(h): set(attribute_words(h.sentence).split()) - _FILLERS for h in attributes}
+    best: tuple[int, Hop, Hop] | None = None
+    for a, b in itertools.combinations(attributes, 2):
+        own_a, own_b = words[id(a)] - words[id(b)], words[id(b)] - words[id(a)]
+        if not (own_a & set(said) and own_b & set(said)):
+            continue
+        score = len(words[id(a)] & set(said)) + len(words[id(b)] & set(said))
+        first = min(said.index(w) for w in own_a & set(said)) < min(said.index(w) for w in own_b & set(said))
+        if best is None or score > best[0]:
+            best = (score, a, b) if first else (score, b, a)
+    return (best[1], best[2]) if best else None
+
+
+#: the words of an attribute's name that tell no two apart
+_FILLERS = frozenset({"the", "a", "an", "of", "at", "on", "in", "by", "for", "to"})
 
 
 def named_at(sentence: str, text: str) -> int:
@@ -1046,7 +1079,8 @@ def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Seque
         yield counted(kept) if cues.count else kept
     if cues.negation:
         for attribute in (*own, *others):
-            yield negated(base, attribute)
+            without = negated(base, attribute)
+            yield counted(without) if cues.count else without  # *how many courses have no textbook*
     if cues.columns:
         for attribute in (*own, *others):
             yield with_columns(base, attribute)

@@ -51,12 +51,14 @@ class GraphDescriber(TemplateDescriber):
     def value_noun(self, predicate: str) -> tuple[str, str] | None:
         """``formed in year`` -> (``formed in``, ``year``): a verb, a preposition, then a noun;
         not a yes/no attribute's name (*collected at the drive-through* is true or false, no
-        drive-through the holder is collected at)."""
+        drive-through the holder is collected at), nor a participle that qualifies a noun
+        (*used price at the bookstore in dollars*, *saturated fat in grams*: a price, a fat)."""
         words = self.phrase(predicate).split()
         if (
             self._range(predicate) == XSD + "boolean"
-            or not words
+            or len(words) < 3
             or not (words[0].endswith("ed") or words[0] in PARTICIPLES)
+            or words[1] not in PREPOSITIONS
         ):
             return None
         for i in range(1, len(words) - 1):

@@ -151,3 +151,27 @@ def test_bank_build_from_endpoint_cli(
     payload = json.loads(capsys.readouterr().out)
     assert payload["kg"]["namespace"] == "http://rdf.freebase.com/ns/" and payload["scan"]["cvt_nodes"] == 15
     assert load_bank(out).meta.sources == (f"endpoint:{virtuoso.url}",)
+
+
+def test_a_participle_that_qualifies_a_noun_reads_as_a_noun(tmp_path: Path, embedder: Embedder) -> None:
+    """*used price at the bookstore in dollars* is a price (no verb *used ... in* whose object
+    is *dollars*); *released on date* is still a verb, a preposition and a noun."""
+    turtle = tmp_path / "books.ttl"
+    turtle.write_text(
+        "@prefix s: <http://example.org/books#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+        's:Book rdfs:label "book" .\n'
+        's:usedPrice rdfs:label "used price at the bookstore in dollars" ; rdfs:domain s:Book ; '
+        "rdfs:range xsd:decimal .\n"
+        's:released rdfs:label "released on date" ; rdfs:domain s:Book ; rdfs:range xsd:date .\n'
+        '<http://example.org/b1> a s:Book ; rdfs:label "Dune" ; s:usedPrice 9.5 ; s:released "1965-08-01"^^xsd:date .\n'
+    )
+    store = open_store("oxigraph", path=tmp_path / "store")
+    store.load(turtle, progress=False)
+    described = _by_sparql(build_bank_from_store(store, embedder=embedder, source="books")[0])
+    store.close()
+    price = described["?e1 <http://example.org/books#usedPrice> ?e2 ."]
+    assert price == "?e2 is the used price at the bookstore in dollars of the book ?e1"
+    released = described["?e1 <http://example.org/books#released> ?e2 ."]
+    assert released == "?e2 is the date that the book ?e1 is released on"
