@@ -882,11 +882,11 @@ class Agent:
         return found
 
     def _told_apart(self, view: GraphView, readings: Sequence[Candidate], cues: Cues) -> list[Candidate]:
-        """Two numbers of the node a reading of a named item finds, which the question tells
-        apart by their words, subtracted or compared yes or no (*how much more does the
+        """Two numbers of the node a one-hop reading of one named item finds, which the question
+        tells apart by their words, subtracted or compared yes or no (*how much more does the
         textbook for X cost new than used at the bookstore*: its new price less its used)."""
         found = []
-        for reading in [r for r in readings if r.answer_kind == "uri" and r.anchors][:3]:
+        for reading in [r for r in readings if r.answer_kind == "uri" and len(r.anchors) == 1 and r.hops == 1][:3]:
             numbers = [hop for hop in self._attributes(view, reading)[0] if hop.via == "?x"]
             pair = told_apart(numbers, cues.text)
             if pair is None:

@@ -962,12 +962,30 @@ def names_counted(sentence: str, cues: Cues) -> bool:
 COUNT_NOUNS = frozenset({"count", "number", "total", "amount", "tally"})
 
 
+def _types_counted_unasked(base: Candidate, cues: Cues) -> bool:
+    """Whether ``base`` finds the classes of one item and the question asks no kind: *how
+    many guards are there* counts the players whose position is Guard, never Guard's types.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> base = Candidate("lookup", ("Find the type of Guard, assign it to ?x.", _ANSWER), ())
+    >>> _types_counted_unasked(base, read_cues("How many guards are there?"))
+    True
+    >>> _types_counted_unasked(base, read_cues("How many types does Guard have?"))
+    False
+    """
+    return base.steps[0].startswith("Find the type of ") and not _KIND_WORDS.search(cues.text)
+
+
+#: the words that ask for kinds of a thing
+_KIND_WORDS = re.compile(r"\b(?:types?|kinds?|sorts?|class(?:es)?|categor(?:y|ies))\b")
+
+
 def operators(base: Candidate, cues: Cues, numbers: Sequence[Hop], others: Sequence[Hop]) -> Iterator[Candidate]:
     """Every shape the cues open on ``base``, with ``numbers`` (number- or date-valued
     attributes of ``?x``) and ``others`` (any other attribute or relation of ``?x``, or of a
     node on the way, which only groups)."""
     keys, others = others, [hop for hop in others if hop.via == "?x"]
-    if cues.count and not reads_counted(base, cues):
+    if cues.count and not reads_counted(base, cues) and not _types_counted_unasked(base, cues):
         yield counted(base)
     for attribute in (a for a in others if flag_named(a, cues.text)):
         kept = flagged(base, attribute, not cues.negation)
