@@ -293,13 +293,7 @@ class Agent:
             # or the things whose records have none of a role the question names (*which presidents
             # had no vice president in any of their terms*)
             holders = [c for c in pool if c.answer_kind == "uri"][: beam // 2]
-            absent += [
-                negated_through(h, *path)
-                for h in holders
-                for path in self._onward_paths(
-                    view, h, sorted(view.edges_into_all(h.patterns, "?x"), key=str)[: beam // 2], cues.text
-                )
-            ]
+            absent += [negated_through(h, *path) for h in holders for path in self._onward_paths(view, h, cues.text)]
             final += absent + ([counting(n) for n in absent] if cues.count else [])  # *how many ... are not*
         if cues.columns:
             final += self._entity_columns(view, anchors, cues.text)
@@ -1066,14 +1060,15 @@ class Agent:
             for second in sorted(view.edges_into_all(reach, "?w1"), key=str) if first else ():
                 if (hops := self._path_hops([edge, second], "?v")) is not None:
                     found.append(hops)
-        return found + self._onward_paths(view, base, edges[: self.limits.beam // 2], text)
+        return found + self._onward_paths(view, base, text)
 
-    def _onward_paths(self, view: GraphView, base: Candidate, edges: Sequence[Edge], text: str) -> list[list[Hop]]:
-        """The two-edge paths from the nodes ``base`` finds back along one of ``edges`` to the
-        records that reach them, then on to nodes by an edge the question names (``text``):
-        the vice presidents of each president's terms (not a number the records keep)."""
+    def _onward_paths(self, view: GraphView, base: Candidate, text: str) -> list[list[Hop]]:
+        """The two-edge paths from the nodes ``base`` finds back along an edge that reaches
+        them (the first few, as :meth:`_paths_in` takes) to the records that reach them, then
+        on to nodes by an edge the question names (``text``): the vice presidents of each
+        president's terms (not a number the records keep)."""
         found = []
-        for edge in edges:
+        for edge in sorted(view.edges_into_all(base.patterns, "?x"), key=str)[: self.limits.beam // 2]:
             first = self._path_hops([edge], "?w1")
             reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
             onward = sorted((e for e in view.edges_of_all(reach, "?w1") if e.predicate != edge.predicate), key=str)

@@ -24,6 +24,7 @@ from nl2sparql.candidates.shapes import (
     by_one_value,
     condition,
     direction,
+    found_phrase,
     kept_rows,
     without_answer,
 )
@@ -145,8 +146,8 @@ def kept_by_none(base: Candidate, path: Sequence[Hop], op: str, number: str) -> 
     >>> kept.patterns[-1]
     'FILTER NOT EXISTS { ?w1 <http://x/r> ?x . ?w1 <http://x/c> ?v . FILTER(?v > 1500) }'
     """
-    first = path[0].sentence.removeprefix("Find ").rsplit(", assign it to", 1)[0]
-    said = f"Make sure nothing is {first} with {attribute_phrase(path[-1].sentence)} {op} {number}."
+    first, measure = found_phrase(path[0].sentence), attribute_phrase(path[-1].sentence)
+    said = f"Make sure nothing is {first} with {measure} {op} {number}."
     inner = " ".join((*(p for hop in path for p in hop.patterns), f"FILTER({condition('?v', op, number)})"))
     steps = (*without_answer(base), said, "The answer is ?x.")
     patterns = (*base.patterns, f"FILTER NOT EXISTS {{ {inner} }}")

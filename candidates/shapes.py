@@ -453,14 +453,15 @@ def told_apart(attributes: Sequence[Hop], text: str) -> tuple[Hop, Hop] | None:
     ['new price on amazon', 'new price at the bookstore']
     """
     said = text.split()
+    written = set(said)
     words = {id(h): set(attribute_words(h.sentence).split()) - _FILLERS for h in attributes}
     best: tuple[int, Hop, Hop] | None = None
     for a, b in itertools.combinations(attributes, 2):
-        own_a, own_b = words[id(a)] - words[id(b)], words[id(b)] - words[id(a)]
-        if not (own_a & set(said) and own_b & set(said)):
+        own_a, own_b = (words[id(a)] - words[id(b)]) & written, (words[id(b)] - words[id(a)]) & written
+        if not (own_a and own_b):
             continue
-        score = len(words[id(a)] & set(said)) + len(words[id(b)] & set(said))
-        first = min(said.index(w) for w in own_a & set(said)) < min(said.index(w) for w in own_b & set(said))
+        score = len(words[id(a)] & written) + len(words[id(b)] & written)
+        first = min(map(said.index, own_a)) < min(map(said.index, own_b))
         if best is None or score > best[0]:
             best = (score, a, b) if first else (score, b, a)
     return (best[1], best[2]) if best else None
@@ -591,6 +592,16 @@ def negated(base: Candidate, attribute: Hop) -> Candidate:
     return replace(base, shape="negation", steps=steps, patterns=patterns, hops=base.hops + 1)
 
 
+def found_phrase(sentence: str) -> str:
+    """What a ``Find`` sentence finds, as a phrase to say it again (*the item whose
+    restaurant is ?x* of ``Find the item whose restaurant is ?x, assign it to ?w1.``).
+
+    >>> found_phrase("Find the term whose president is the person ?x, assign it to ?w1.")
+    'the term whose president is the person ?x'
+    """
+    return sentence.removeprefix("Find ").rsplit(", assign it to", 1)[0]
+
+
 def negated_through(base: Candidate, record: Hop, attribute: Hop) -> Candidate:
     """The ``?x`` none of whose records (``record``: those that reach each) has a value of
     ``attribute``: the presidents none of whose terms had a vice president.
@@ -604,10 +615,9 @@ def negated_through(base: Candidate, record: Hop, attribute: Hop) -> Candidate:
     >>> found.patterns[1]
     'FILTER NOT EXISTS { ?w1_n <p> ?x . ?w1_n <vp> ?v . }'
     """
-    held = record.sentence.removeprefix("Find ").rsplit(", assign it to", 1)[0]
     steps = (
         *without_answer(base),
-        f"Make sure nothing is the {attribute_phrase(attribute.sentence)} of {held}.",
+        f"Make sure nothing is the {attribute_phrase(attribute.sentence)} of {found_phrase(record.sentence)}.",
         _ANSWER,
     )
     inner = " ".join(re.sub(r"\?w1\b", "?w1_n", p) for p in (*record.patterns, *attribute.patterns))
@@ -704,7 +714,7 @@ def difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
     """
     a = _answer_named(first, "?a", "")
     b = _answer_named(second, "?b", "_b")
-    return _subtracted(first, second, later, (*a.steps, *b.steps), a.patterns + b.patterns)
+    return subtracted(first, second, later, (*a.steps, *b.steps), a.patterns + b.patterns)
 
 
 def counted_difference(first: Candidate, second: Candidate, later: bool) -> Candidate:
@@ -723,10 +733,10 @@ def counted_difference(first: Candidate, second: Candidate, later: bool) -> Cand
         f"{{ SELECT (COUNT(DISTINCT ?x) AS ?a) WHERE {{ {' '.join(a.patterns)} }} }}",
         f"{{ SELECT (COUNT(DISTINCT ?x_b) AS ?b) WHERE {{ {' '.join(b.patterns)} }} }}",
     )
-    return _subtracted(first, second, later, steps, patterns)
+    return subtracted(first, second, later, steps, patterns)
 
 
-def _subtracted(
+def subtracted(
     first: Candidate, second: Candidate, later: bool, steps: tuple[str, ...], patterns: tuple[str, ...]
 ) -> Candidate:
     """``?a`` minus ``?b`` (``later``: ``?b`` minus ``?a``), bound by ``steps`` and ``patterns``

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from nl2sparql.candidates.candidate import Candidate
 from nl2sparql.candidates.hops import Hop
-from nl2sparql.candidates.shapes import attribute_phrase, value_as
+from nl2sparql.candidates.shapes import attribute_phrase, subtracted, value_as
 
 _START = re.compile(r"\b(?:start|starting|started|begin|beginning|began|from|opening|opened)\b")
 _END = re.compile(r"\b(?:end|ending|ended|finish|finishing|finished|until|to|closing|closed)\b")
@@ -54,17 +54,8 @@ def spanned(base: Candidate, start: Hop, end: Hop) -> Candidate:
     ('SELECT ((?b - ?a) AS ?d)', ('?x <s> ?a .', '?x <e> ?b .'), 'Compute ?b minus ?a, assign it to ?d.')
     """
     first, last = value_as(start, "?a"), _apart(value_as(end, "?b"))
-    steps = (
-        *base.steps[:-1],
-        first.sentence,
-        last.sentence,
-        "Compute ?b minus ?a, assign it to ?d.",
-        "The answer is ?d.",
-    )
-    return replace(
-        base, shape="difference", steps=steps, patterns=base.patterns + first.patterns + last.patterns,
-        head="SELECT ((?b - ?a) AS ?d)", answer_kind="literal", names_answer=False, answer_class="",
-    )  # fmt: skip
+    steps = (*base.steps[:-1], first.sentence, last.sentence)
+    return subtracted(base, base, True, steps, base.patterns + first.patterns + last.patterns)
 
 
 def _apart(hop: Hop) -> Hop:
