@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Protocol
@@ -34,7 +34,7 @@ from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, iden
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, SIGN_WORDS, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
-from nl2sparql.candidates.graph import SPREAD, GraphView
+from nl2sparql.candidates.graph import SPREAD, GraphView, distinct_nodes
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
     answer_step,
@@ -69,7 +69,7 @@ from nl2sparql.candidates.spans import span_pairs, spanned
 from nl2sparql.candidates.units import attribute_unit, is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
-from nl2sparql.kg.verbs import agent_nouns
+from nl2sparql.kg.verbs import agent_nouns, verb_written
 from nl2sparql.memory_bank.statement import Statement
 
 
@@ -210,7 +210,11 @@ class Agent:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
         asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and a.asked}
-        kind_asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and _kind_asked(a.name, question)}
+        held = self._holders_asked(view, anchors, words)
+        classes, asked = classes | held, asked | held
+        kind_asked = {
+            a.term.strip("<>"): a.name for a in anchors if a.kind == "class" and _kind_asked(a.name, question)
+        }
         wholes = [b for b in typed if _types_as(b, asked)]  # every thing of a class the question asks for
         # each reading's answer kind and class, looked up once: the best eight and the best
         # sixteen are the same reading objects (both picked by _best from one list)
@@ -357,6 +361,21 @@ class Agent:
             found += self._best(question, alike, scores, 2)
         return found
 
+    def _holders_asked(self, view: GraphView, anchors: Sequence[Anchor], words: Set[str]) -> set[str]:
+        """The classes of the things that hold a category the question asks for by its name
+        (*which health plan reported the largest breach*: the covered entities whose type is
+        *Health Plan*): an item whose every word is asked for, held by several things (not
+        *which airports ... Denver International Airport*)."""
+        found: set[str] = set()
+        for anchor in anchors:
+            name = {singular_word(w) for w in anchor.name.lower().split()}
+            if anchor.kind != "entity" or not name or not name <= words:
+                continue
+            held = (f"?h ?hp {anchor.term} .",)
+            if len(view.sample(held, "?h", 2)) > 1:
+                found |= {t.value for t in view.sample((*held, f"?h <{RDF_TYPE}> ?ht ."), "?ht", 3)}
+        return found
+
     def _typed(
         self,
         view: GraphView,
@@ -364,13 +383,15 @@ class Agent:
         classes: set[str],
         answer: str = "?x",
         asked: Set[str] = frozenset(),
-        kinds: Set[str] = frozenset(),
+        kinds: Mapping[str, str] | None = None,
     ) -> Candidate:
         """``candidate`` with the kind of answer it finds (a node or a value), from one sample,
         and whether its nodes (``answer``'s) are of a class the question names (``classes``),
         or of one it asks for where it asks for things of a class (``asked``: *which airline
-        ...*; a value then is of none). A class named is no answer where the question asks
-        a kind of it (``kinds``: *what type of plot is Plot 12* is not answered *plot*)."""
+        ...*; a value then is of none). A class named, or a thing of it, is no answer where
+        the question asks a kind of it (``kinds``, by name: *what type of plot is Plot 12* is
+        not answered *plot*), and a value named as its kind is (its *covered entity type*)."""
+        kinds = kinds or {}
         found = view.sample(candidate.patterns, answer, 1)
         kind = found[0].type if found else ""
         datatype = (found[0].datatype or "") if kind == "literal" else ""
@@ -382,8 +403,11 @@ class Agent:
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
-            itself = {found[0].value} - kinds
+            itself = {found[0].value} - set(kinds)
             named = "named" if (types | itself) & classes else "other" if types else ""
+            named = "other" if types & set(kinds) else named
+        if found and any(_kind_read(candidate, name) for name in kinds.values()):
+            named = "named"
         return replace(
             candidate,
             answer_kind=kind,
@@ -933,7 +957,8 @@ class Agent:
     def _counted_as_kept(self, view: GraphView, cues: Cues) -> Cues:
         """The cues with no ranking by a number of things where what *the most* counts is a
         number the graph keeps under those words (*hit the most home runs*: a batting
-        season's *home runs*, not how many of something), and no count where the question
+        season's *home runs*, not how many of something; *affecting the most individuals*: a
+        breach's *individuals affected*), and no count where the question
         asks that number (*how many calories does the Big Mac have*: its calories) or an
         aggregate is of such a number (*the average number of years at the company*: the
         years at the company, a number kept, begin with the words counted)."""
@@ -948,7 +973,8 @@ class Agent:
         for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
             named = [singular_word(w) for w in words.split()]
-            if edge is None or not (named == counted or (averaged and named[: len(counted)] == counted)):
+            kept = named == counted or (averaged and named[: len(counted)] == counted)
+            if edge is None or not (kept or _counted_then_done(named, counted, cues.text)):
                 continue
             sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
@@ -1056,7 +1082,7 @@ class Agent:
         found = [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
         for edge in edges[: self.limits.beam // 2]:
             first = self._path_hops([edge], "?w1")
-            reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
+            reach = (distinct_nodes(base.patterns, "?x"), *(p for hop in first or () for p in hop.patterns))
             for second in sorted(view.edges_into_all(reach, "?w1"), key=str) if first else ():
                 if (hops := self._path_hops([edge, second], "?v")) is not None:
                     found.append(hops)
@@ -1070,7 +1096,7 @@ class Agent:
         found = []
         for edge in sorted(view.edges_into_all(base.patterns, "?x"), key=str)[: self.limits.beam // 2]:
             first = self._path_hops([edge], "?w1")
-            reach = (*base.patterns, *(p for hop in first or () for p in hop.patterns))
+            reach = (distinct_nodes(base.patterns, "?x"), *(p for hop in first or () for p in hop.patterns))
             onward = sorted((e for e in view.edges_of_all(reach, "?w1") if e.predicate != edge.predicate), key=str)
             for second in onward if first else ():
                 hops = self._path_hops([edge, second], "?v")
@@ -1360,6 +1386,39 @@ def _kind_asked(name: str, question: str) -> bool:
     """
     said = rf"\b(?:type|kind|sort)s? of (?:an? |the )?{re.escape(name.lower())}s?\b"
     return re.search(said, question.lower()) is not None
+
+
+def _kind_read(candidate: Candidate, name: str) -> bool:
+    """Whether a reading's answer is a value named as a kind of the class ``name`` (*covered
+    entity type*, *type of covered entity*).
+
+    >>> step = "Find the covered entity type of the covered entity X, assign it to ?x."
+    >>> _kind_read(Candidate("lookup", (step,), ()), "covered entity")
+    True
+    >>> _kind_read(Candidate("lookup", (step.replace("covered entity type", "state"),), ()), "covered entity")
+    False
+    """
+    said = next((attribute_words(s) for s in candidate.steps if s.endswith("assign it to ?x.")), "").split()
+    own = set(name.lower().split())
+    rest = set(said) - own - {"of"}
+    return own <= set(said) and len(rest) == 1 and rest <= _KIND_WORDS
+
+
+_KIND_WORDS = frozenset({"type", "kind", "sort", "category", "class"})
+
+
+def _counted_then_done(named: Sequence[str], counted: Sequence[str], text: str) -> bool:
+    """Whether an attribute's name is the words counted and then verbs the question writes
+    too (*individuals affected*: *how many individuals did it affect*).
+
+    >>> _counted_then_done(["individual", "affected"], ["individual"], "how many individuals did it affect")
+    True
+    >>> _counted_then_done(["individual", "affected"], ["individual"], "how many individuals are there")
+    False
+    """
+    rest = named[len(counted) :]
+    words = re.findall(r"[a-z]+", text.lower())
+    return named[: len(counted)] == counted and bool(rest) and all(verb_written(w, words) for w in rest)
 
 
 def _grouped_by(anchor: Anchor, text: str) -> bool:

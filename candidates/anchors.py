@@ -83,6 +83,11 @@ def anchors_of(grounding: Any, limits: Any, cues: Cues | None = None) -> list[An
         for c in grounding.classes
         if c.match in ("exact", "inflected") and _DETERMINED.search(text[: c.span[0]])
     }
+    # nor do lower-case words that name a class and only part of an item's name (*which three
+    # covered entities*: not *The WellPoint Affiliated Covered Entities*)
+    kinds |= {tuple(c.span) for c in grounding.classes if c.match in ("exact", "inflected")}.intersection(
+        tuple(e.span) for e in kept if getattr(e, "match", "") in ("partial", "fuzzy")
+    )
     found = [a for a, e in zip(found, kept, strict=True) if not (e.mention.islower() and tuple(e.span) in kinds)]
     found += [
         Anchor(f"<{c.iri}>", c.name, "class", float(c.score), asked=_class_asked(c, text),

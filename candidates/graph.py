@@ -103,13 +103,13 @@ class GraphView:
     def edges_of_all(self, patterns: Sequence[str], var: str, nodes: int = 0) -> frozenset[Edge]:
         """The predicates leaving any node ``patterns`` bind ``var`` to (a class's instances:
         the edges only some of them have too); with ``nodes``, any of that many of them."""
-        query = f"SELECT DISTINCT ?p WHERE {{ {_nodes(patterns, var, nodes)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
+        query = f"SELECT DISTINCT ?p WHERE {{ {distinct_nodes(patterns, var, nodes)} {var} ?p ?o }} LIMIT {EDGE_LIMIT}"
         return self._predicates(query, "out")
 
     def edges_into_all(self, patterns: Sequence[str], var: str) -> frozenset[Edge]:
         """The predicates that reach any node ``patterns`` bind ``var`` to, from a node
         (a class's instances: a role only some of them have, *runner-up*)."""
-        where = f"{' '.join(patterns)} ?s ?p {var} . FILTER(isIRI(?s))"
+        where = f"{distinct_nodes(patterns, var, 0)} ?s ?p {var} . FILTER(isIRI(?s))"
         query = f"SELECT DISTINCT ?p WHERE {{ {where} }} LIMIT {EDGE_LIMIT}"
         return self._predicates(query, "in")
 
@@ -120,11 +120,12 @@ class GraphView:
         return self._edges[query]
 
 
-def _nodes(patterns: Sequence[str], var: str, limit: int) -> str:
-    """The patterns that bind ``var``; with ``limit``, as a subquery of that many nodes.
+def distinct_nodes(patterns: Sequence[str], var: str, limit: int = 0) -> str:
+    """The nodes the patterns bind ``var`` to, each once, as a subquery (the class of every
+    breach is one node, not a thousand rows to join on); with ``limit``, that many of them.
 
-    >>> _nodes(["?x a <C> ."], "?x", 0), _nodes(["?x a <C> ."], "?x", 9)
-    ('?x a <C> .', '{ SELECT DISTINCT ?x WHERE { ?x a <C> . } LIMIT 9 }')
+    >>> distinct_nodes(["?x a <C> ."], "?x", 0), distinct_nodes(["?x a <C> ."], "?x", 9)
+    ('{ SELECT DISTINCT ?x WHERE { ?x a <C> . } }', '{ SELECT DISTINCT ?x WHERE { ?x a <C> . } LIMIT 9 }')
     """
     body = " ".join(patterns)
-    return f"{{ SELECT DISTINCT {var} WHERE {{ {body} }} LIMIT {limit} }}" if limit else body
+    return f"{{ SELECT DISTINCT {var} WHERE {{ {body} }}{f' LIMIT {limit}' if limit else ''} }}"

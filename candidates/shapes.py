@@ -569,6 +569,23 @@ def attribute_words(sentence: str) -> str:
 _PER_UNIT = re.compile(r"(?<=\w) per (?:square |cubic )?(\w+)$")
 
 
+def own_words(sentence: str) -> list[str]:
+    """The words of what a ``Find`` sentence reads less those of the kind of thing it is
+    read of, which a name may repeat (*the breach submission date of the breach ?m*: *the
+    largest breaches* names the breaches, not their submission date); all of them where
+    nothing else is left.
+
+    >>> own_words("Find the breach submission date of the breach ?m4, assign it to ?v.")
+    ['submission', 'date']
+    >>> own_words("Find the wind speed of the observation ?w1, assign it to ?v.")
+    ['wind', 'speed']
+    """
+    words = attribute_words(sentence).split()
+    kind = re.search(r" of the ([a-z][\w -]*?) \?\w+, assign it to", sentence)
+    held = {singular_word(w) for w in kind.group(1).split()} if kind else set()
+    return [w for w in words if singular_word(w) not in held] or words
+
+
 def attribute_phrase(sentence: str) -> str:
     """What a ``Find`` sentence reads, as written (lower-cased), or ``""``.
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 #: verbs whose past is not written with *-ed*
 IRREGULAR_PAST = {
     "win": "won", "lose": "lost", "hold": "held", "make": "made", "build": "built", "lead": "led",
@@ -51,6 +53,27 @@ def agent_nouns(word: str) -> set[str]:
         else:
             nouns |= {base + "er", base + "or"}
     return nouns
+
+
+def verb_written(word: str, words: Iterable[str]) -> bool:
+    """Whether ``words`` write the verb of ``word`` in some form (*affected* in a name: the
+    question's *affect*, *affected* or *affecting*).
+
+    >>> verb_written("affected", ["did", "it", "affect"]), verb_written("affected", ["affecting"])
+    (True, True)
+    >>> verb_written("won", ["win"]), verb_written("affected", ["effect"]), verb_written("new", ["news"])
+    (True, False, False)
+    """
+    bases = _bases(word)
+    return any(bases & _bases(other) for other in words)
+
+
+def _bases(word: str) -> set[str]:
+    if present := present_of(word):
+        return {present}
+    if word.endswith("ing") and len(word) > 5:
+        return {word[:-3], word[:-3] + "e"} | ({word[:-4]} if word[-4] == word[-5] else set())
+    return _regular_bases(word) if word.endswith("ed") else {word}
 
 
 def _regular_bases(word: str) -> set[str]:

@@ -31,7 +31,15 @@ from nl2sparql.candidates.cues import (
     pasts,
     singular_word,
 )
-from nl2sparql.candidates.shapes import COUNT_NOUNS, FLIPPED, attribute_words, named_at, names_counted, reads_counted
+from nl2sparql.candidates.shapes import (
+    COUNT_NOUNS,
+    FLIPPED,
+    attribute_words,
+    named_at,
+    names_counted,
+    own_words,
+    reads_counted,
+)
 
 FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
@@ -333,8 +341,10 @@ def _ranked_as_said(candidate: Candidate, cues: Cues) -> float:
     if any(words and f"{phrase} ".startswith(f"{words} ") for words in ranked for phrase in after):
         return 1.0
     # or by a value one of whose words is the noun right after it (*the strongest winds*: the wind speed)
+    # (*the largest breaches*: not the *breach submission date* of a breach)
+    owned = [own_words(s) for s in candidate.steps if s.startswith("Find ") and s.endswith("assign it to ?v.")]
     nouns = {singular_word(phrase.split()[0]) for phrase in after if phrase and phrase.split()[0] not in _STOP}
-    return float(any(nouns & {singular_word(w) for w in words.split()} for words in ranked))
+    return float(any(nouns & {singular_word(w) for w in words} for words in owned))
 
 
 _SUPERLATIVE = re.compile(
@@ -369,12 +379,24 @@ def _time_of_other(candidate: Candidate, cues: Cues) -> float:
     if candidate.shape not in ("compare", "rank"):
         return 0.0
     said = cues.text.split()
+    sized = candidate.shape == "rank" and _sized(said)
     for step in (s for s in candidate.steps if _ASSIGNS_VALUE.search(s)):
         words = attribute_words(step).split()
         kinds = [w for w in words if w not in _TIME_NOUNS and w not in _STARTS]
-        if kinds and len(kinds) < len(words) and not any(_said(kind, said) for kind in kinds):
+        if len(kinds) < len(words) and (sized or kinds and not any(_said(kind, said) for kind in kinds)):
             return 1.0
     return 0.0
+
+
+def _sized(words: Sequence[str]) -> bool:
+    """Whether a superlative of measure that no time is measured by ranks (*the largest
+    breaches*: never by their date; *the oldest* may be by a birth date).
+
+    >>> _sized("the largest breaches".split()), _sized("the oldest player".split()), _sized(["latest"])
+    (True, False, False)
+    """
+    nouns = [MEASURED_BY[w] for w in words if w in MEASURED_BY and _SUPERLATIVE.fullmatch(w)]
+    return bool(nouns) and not any(_TIME_NOUNS & set(n.split()[-1] for n in found) for found in nouns)
 
 
 def _said(noun: str, words: Sequence[str]) -> bool:
@@ -430,6 +452,8 @@ def _counted_find(candidate: Candidate) -> str:
 _ASKED_VALUE = re.compile(r"^(?:in |on |of |for )?(?:which|what) (year|date|month|day)s?\b")
 #: what *when* asks for: a value of one of these names
 _TIME_NOUNS = frozenset({"date", "time", "year", "day", "month"})
+#: what *where* asks for: a value of one of these names (or one ending in *place*)
+_PLACE_NOUNS = frozenset({"place", "location", "site", "venue", "address"})
 #: the words of a thing's own start (*start year*, *beginning date*)
 _STARTS = frozenset({"start", "starting", "begin", "beginning", "opening"})
 
@@ -446,10 +470,16 @@ def _value_named(candidate: Candidate, cues: Cues) -> float:
     >>> steps = ("Find the time of the earthquake ?x, assign it to ?w.", "The answer is ?w.")
     >>> _value_named(Candidate("rank", steps, ()), read_cues("When did the deepest earthquake happen?"))
     1.0
+    >>> steps = ("Find the birthplace of the actor Meryl Streep, assign it to ?x.", "The answer is ?x.")
+    >>> _value_named(Candidate("lookup", steps, ()), read_cues("Where was Meryl Streep born?"))
+    1.0
     """
     asked = _ASKED_VALUE.search(cues.text)
     nouns = {asked.group(1)} if asked else _TIME_NOUNS if cues.text.startswith("when ") else set()
-    return float(bool(nouns & set(attribute_words(_answer_find(candidate)).split())))
+    if cues.text.startswith("where "):  # *where was the information kept*: its location
+        nouns = _PLACE_NOUNS
+    words = attribute_words(_answer_find(candidate)).split()
+    return float(bool(nouns & {*words, *("place" for w in words if w.endswith("place"))}))
 
 
 def _attribute_named(candidate: Candidate, cues: Cues) -> float:
@@ -501,6 +531,8 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
     is typed with another class."""
     if not cues.counted or not realised & {"count", "group"}:
         return 0.0
+    if _sums_only(candidate):  # *affected the most individuals in total*: a sum, nothing counted
+        return 0.0
     counts = next((m.group(1) for step in candidate.steps if (m := _COUNTS.match(step))), "?x")
     typed = [m.group(1) for step in candidate.steps if (m := TYPED_STEP.match(step)) and m.group(2) == counts]
     wanted = cues.counted.lower().split()
@@ -508,6 +540,12 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
         found = (m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts)
         return 1.0 if any(_same_noun(w, wanted) for noun in found for w in noun.lower().split()) else 0.0
     return 1.0 if any(_same_noun(t.lower().split()[-1], wanted) for t in typed) else -1.0
+
+
+def _sums_only(candidate: Candidate) -> bool:
+    """Whether a candidate computes a function of values and counts nothing."""
+    steps = candidate.steps
+    return any(_COMPUTES.match(s) for s in steps) and not any(_COUNTS.match(s) for s in steps)
 
 
 def _same_noun(name: str, words: Sequence[str]) -> bool:
@@ -522,9 +560,11 @@ def _same_noun(name: str, words: Sequence[str]) -> bool:
 
 def _function_match(candidate: Candidate, cues: Cues) -> float:
     """+1 when the candidate computes the function the question names (*total*, *average*),
-    -1 when the question names one and the candidate counts or ranks without it."""
+    -1 when the question names one and the candidate counts or ranks groups without it (a
+    ranking of things by what each one's values compute is held to it too)."""
     computed = {m.group(1) for step in candidate.steps if (m := _COMPUTES.match(step))}
-    if not cues.aggregates or candidate.shape not in ("aggregate", "group", "rank-group"):
+    ranks_computed = candidate.shape == "rank" and bool(computed)  # *the most in total*: by each one's sum
+    if not cues.aggregates or candidate.shape not in ("aggregate", "group", "rank-group") and not ranks_computed:
         return 0.0
     if cues.things and candidate.shape == "aggregate":  # one number cannot be the things asked for
         return 0.0
