@@ -37,6 +37,7 @@ from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import SPREAD, GraphView, distinct_nodes
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
+    AGE_WORDS,
     answer_step,
     attribute_phrase,
     attribute_words,
@@ -210,7 +211,7 @@ class Agent:
             grown += [_without_anchor(g, anchors) for g in grown if g.hops == 2 and len(g.anchors) == 1]
         classes = {a.term.strip("<>") for a in anchors if a.kind == "class"}
         asked = {a.term.strip("<>") for a in anchors if a.kind == "class" and a.asked}
-        held = self._holders_asked(view, anchors, words)
+        held = self._holders_asked(view, anchors, question)
         classes, asked = classes | held, asked | held
         kind_asked = {
             a.term.strip("<>"): a.name for a in anchors if a.kind == "class" and _kind_asked(a.name, question)
@@ -304,9 +305,10 @@ class Agent:
         # one number at two named items: subtracted, or compared yes or no
         pairs = self._number_pairs(view, ranked, anchors, question) if cues.difference or cues.outranks else []
         if cues.difference:
-            final += [difference(a, b, cues.difference == "later") for a, b in pairs]
+            final += [difference(a, b, (cues.difference == "later") != _age_of_times(a, cues)) for a, b in pairs]
             # *how many more captures of A than of B*: the things found from each, counted
             counted = self._number_pairs(view, ranked, anchors, question, "uri") if cues.counted else []
+            counted = [pair for pair in counted if _finds_counted(pair[0], cues.text)]
             final += [counted_difference(a, b, cues.difference == "later") for a, b in counted]
             final += self._attribute_differences(view, anchors, cues.text, cues.difference)
         if cues.outranks:
@@ -361,15 +363,15 @@ class Agent:
             found += self._best(question, alike, scores, 2)
         return found
 
-    def _holders_asked(self, view: GraphView, anchors: Sequence[Anchor], words: Set[str]) -> set[str]:
+    def _holders_asked(self, view: GraphView, anchors: Sequence[Anchor], question: str) -> set[str]:
         """The classes of the things that hold a category the question asks for by its name
         (*which health plan reported the largest breach*: the covered entities whose type is
-        *Health Plan*): an item whose every word is asked for, held by several things (not
-        *which airports ... Denver International Airport*)."""
+        *Health Plan*): an item named right after *which* or *what*, held by several things
+        (not *who was Abraham Lincoln's vice president*: his terms)."""
         found: set[str] = set()
         for anchor in anchors:
-            name = {singular_word(w) for w in anchor.name.lower().split()}
-            if anchor.kind != "entity" or not name or not name <= words:
+            asked = rf"\b(?:which|what) {re.escape(anchor.name.lower())}(?:e?s)?\b"
+            if anchor.kind != "entity" or not re.search(asked, question.lower()):
                 continue
             held = (f"?h ?hp {anchor.term} .",)
             if len(view.sample(held, "?h", 2)) > 1:
@@ -1179,7 +1181,8 @@ class Agent:
             if not values:
                 continue
             numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
-            dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
+            dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime", "#gYear")) for v in values)
+            dated = dated or attribute_words(hop.sentence).split()[-1:] == ["year"]  # *founding year*: a time
             yield replace(hop, dated=dated, flag=all(_is_flag(v) for v in values)), numeric
 
 
@@ -1386,6 +1389,46 @@ def _kind_asked(name: str, question: str) -> bool:
     """
     said = rf"\b(?:type|kind|sort)s? of (?:an? |the )?{re.escape(name.lower())}s?\b"
     return re.search(said, question.lower()) is not None
+
+
+def _finds_counted(reading: Candidate, text: str) -> bool:
+    """Whether the nodes a reading finds are named by the words *how many more* counts (*how
+    many more captures of A*: the captures of A; not the subject of a periodical, for *how
+    many more pages*).
+
+    >>> step = "Find the subject of the periodical A, assign it to ?x."
+    >>> _finds_counted(Candidate("lookup", (step,), ()), "how many more pages does a have than b")
+    False
+    >>> step = "Find the capture whose species is A, assign it to ?x."
+    >>> _finds_counted(Candidate("lookup", (step,), ()), "how many more captures of a than of b are there")
+    True
+    """
+    said = _MORE_OF.search(text)
+    counted = {singular_word(w) for w in said.group(1).split()} if said else set()
+    step = next((s for s in reading.steps if s.endswith("assign it to ?x.")), "")
+    found = {singular_word(w) for w in (*_kind_found(step).split(), *attribute_words(step).split())}
+    return bool(counted & found)
+
+
+#: what *how many more* counts: the words before a verb, *than* or a preposition
+_MORE_OF = re.compile(
+    r"\bhow (?:many|much) (?:more|fewer|less) ((?:\w+ )*?)"
+    r"(?:do|does|did|is|are|was|were|has|have|had|than|of|in|at|for)\b"
+)
+
+
+def _age_of_times(reading: Candidate, cues: Cues) -> bool:
+    """Whether an age is asked of two times (*how many years older is A than B*: B's founding
+    year less A's, the older one's being the earlier).
+
+    >>> steps = ("Find the founding year of the journal A, assign it to ?x.", "The answer is ?x.")
+    >>> founded = Candidate("lookup", steps, ())
+    >>> older, later = read_cues("How many years older is A than B?"), read_cues("How much later?")
+    >>> _age_of_times(founded, older), _age_of_times(founded, later)
+    (True, False)
+    """
+    found = next((attribute_words(s) for s in reading.steps if s.endswith("assign it to ?x.")), "")
+    return bool(AGE_WORDS.search(cues.text)) and bool({"year", "date"} & set(found.split()))
 
 
 def _kind_read(candidate: Candidate, name: str) -> bool:

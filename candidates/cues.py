@@ -312,6 +312,22 @@ def _amount_asked(text: str) -> bool:
 
 
 _HOW_MANY_WHAT = re.compile(r"\bhow many (\w+)")
+#: *how many years older is A than B*, *how many inches taller*: a difference in a unit
+_HOW_MANY_APART = re.compile(r"\bhow many (\w+) (?:more|less|fewer|\w{3,}er)\b(?: \S+)* than\b")
+_TIME_UNITS = frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds"})
+
+
+def _amount_apart(text: str) -> bool:
+    """Whether *how many* asks how far apart two amounts in a unit are (*how many years older
+    is A than B*), not how many things compare so (*how many players taller than B*).
+
+    >>> _amount_apart("how many years older is a than b"), _amount_apart("how many players taller than b are there")
+    (True, False)
+    """
+    from nl2sparql.candidates.units import unit  # units reads cues' words
+
+    match = _HOW_MANY_APART.search(text)
+    return bool(match) and (match.group(1) in _TIME_UNITS or unit(match.group(1)) is not None)
 
 
 def _placed(text: str) -> int:
@@ -413,6 +429,7 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     text = " ".join(question.lower().split())
     compare, compare_unit, compare_scale = _comparison(text)
     amount = _amount_asked(text)  # *how many hours*: a value, not a count
+    apart = _amount_apart(text)  # *how many years older*: two values apart, nothing counted
     contained, started = _contained(question), _started(question)
     bare = _BOUND.sub(" ", text)  # *at least 4*, *more than 100* rank nothing and name no minimum
     bare = _LOSS_RANKED.sub(r"lowest \1profit", bare)
@@ -425,7 +442,7 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
     ranked = bare[: each_extreme.start(1)] + bare[each_extreme.end(1) :] if each_extreme else bare
     return Cues(
         yes_no=bool(_YES_NO.search(text)),
-        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not amount,
+        count=bool(_COUNT.search(text)) and not _HOW_MANY_MORE.search(text) and not amount and not apart,
         most=bool(_MOST.search(ranked)),
         least=bool(_LEAST.search(ranked)),
         window=_window(text),
@@ -440,7 +457,7 @@ def read_cues(question: str, names: Sequence[tuple[int, int]] = ()) -> Cues:
         value=bool(_VALUE.search(text)) or amount,
         group_rank=bool(_GROUP_RANK.search(bare)),
         by_total=bool(_BY_TOTAL.search(text)),
-        counted=_counted(text),
+        counted="" if apart else _counted(text),
         same=bool(_SAME.search(text)),
         contains=contained or started,
         starts=not contained and bool(started),
@@ -567,10 +584,11 @@ def _difference(text: str) -> str | None:
     >>> [_difference(t) for t in ("by how much did it grow between 1952 and 2007",
     ...  "how much did it fall from 1990 to 2000", "what is the difference between a and b",
     ...  "how much did it cost", "how much taller is a than b", "how many fewer goals did a score than b",
-    ...  "how much more horsepower does the amc ambassador brougham have than the datsun 310")]
-    ['later', 'first', 'first', None, 'first', 'later', 'first']
+    ...  "how much more horsepower does the amc ambassador brougham have than the datsun 310",
+    ...  "how many years older is a than b", "how many players taller than 80 inches are there")]
+    ['later', 'first', 'first', None, 'first', 'later', 'first', 'first', None]
     """
-    if not _HOW_MUCH.search(text):
+    if not (_HOW_MUCH.search(text) or _amount_apart(text)):
         return None
     if _GROWTH.search(text):
         return "later"

@@ -15,6 +15,7 @@ facts about the pair, not about any one dataset.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -45,7 +46,7 @@ FEATURES: tuple[str, ...] = (
     "shape_asked", "shape_unasked", "operator_missing", "coverage", "extra_hops", "answer_typed", "value_answer",
     "answers_named", "function_match", "counted_typed", "attribute_named", "answer_class", "words_covered",
     "answers_type", "value_named", "negated_scope", "group_named", "who_not_someone", "answer_asked",
-    "nameless_answer", "time_of_other", "ranked_as_said",
+    "nameless_answer", "time_of_other", "ranked_as_said", "shared_unasked",
 )  # fmt: skip
 _COMPUTES = re.compile(r"^Compute the (\w+) of")
 _ASSIGNS_VALUE = re.compile(r"assign it to \?v\d*\.$")
@@ -152,7 +153,9 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
         asked |= {"aggregate", "group"}
     if cues.named_functions and cues.things and cues.compare and "group" in realised:  # *an average above 10000*
         asked |= {"aggregate", "group"}
-    if cues.difference and cues.counted and "difference" in realised:  # *how many more captures of A than of B*
+    # *how many more captures of A than of B*, *how many more pages does A have*: counts subtracted,
+    # and the number of pages of each that a difference is made of
+    if cues.difference and cues.counted and realised & {"difference", "count"}:
         asked |= {"count"}
     return asked
 
@@ -191,6 +194,7 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "nameless_answer": float(candidate.answer_nameless and "?x" in candidate.head.split()),
         "time_of_other": _time_of_other(candidate, cues),
         "ranked_as_said": _ranked_as_said(candidate, cues),
+        "shared_unasked": _shared_unasked(candidate, cues),
     }
 
 
@@ -318,6 +322,36 @@ _WHOSE = re.compile(r"^Find the ((?:[\w-]+ ){0,2}[\w-]+) whose ")
 
 #: *what was the population density of ...*: the value asked for, named before *of*
 _WHAT_OF = re.compile(r"^what (?:is|was|are|were) the ((?:\w+ ){0,3}?\w+) of\b")
+
+
+def _shared_unasked(candidate: Candidate, cues: Cues) -> float:
+    """1 when a reading goes from a thing to a node and back by the same edge to the things
+    that share that node (the journals of the field of X), where the question asks for
+    nothing shared (*the same*, *other*, *also*): *who publishes X* is X's publisher, not
+    the publishers of the journals in X's field.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the field of the journal X, assign it to ?m.",
+    ...          "Find the journal whose field is ?m, assign it to ?m3.",
+    ...          "Find the publisher of the journal ?m3, assign it to ?x.")
+    >>> _shared_unasked(Candidate("lookup", steps, ()), read_cues("Who publishes X?"))
+    1.0
+    >>> _shared_unasked(Candidate("lookup", steps, ()), read_cues("Who publishes the other journals of X's field?"))
+    0.0
+    """
+    if cues.same or _SHARING.search(cues.text):
+        return 0.0
+    for first, second in itertools.pairwise(candidate.steps):
+        went = _WENT.match(first)
+        if went and second.startswith(f"Find the {went.group(2)} whose {went.group(1)} is {went.group(3)},"):
+            return 1.0
+    return 0.0
+
+
+#: a step to a node by an edge: the edge's words, the kind of thing it leaves, the node's variable
+_WENT = re.compile(r"^Find the (.+?) of the ([a-z][\w -]*?) .*, assign it to (\?\w+)\.$")
+#: words that ask for things sharing something with another
+_SHARING = re.compile(r"\b(?:other|others|also|too|another|else|both)\b")
 
 
 def _ranked_as_said(candidate: Candidate, cues: Cues) -> float:

@@ -35,7 +35,8 @@ from nl2sparql.ranker.reading import reading
 #: answering *who* costs more than an operator missing; answering by the edge the question asks
 #: for (*who won*: the winner) breaks ties, and so do nameless records answering
 #: and a time of a kind the question never names compared or ranked by; ranking by the value
-#: named right after the superlative breaks ties
+#: named right after the superlative breaks ties; going back to the things that share a node
+#: with a named one where the question asks for nothing shared costs as much as who_not_someone's half
 WEIGHTS: Mapping[str, float] = {
     "shape_asked": 0.25,
     "shape_unasked": -0.3,
@@ -59,6 +60,7 @@ WEIGHTS: Mapping[str, float] = {
     "nameless_answer": -0.1,
     "time_of_other": -0.1,
     "ranked_as_said": 0.1,
+    "shared_unasked": -0.1,
 }
 
 

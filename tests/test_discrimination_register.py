@@ -70,7 +70,7 @@ REGISTER_FIRST = [
     ("Which insurer reported the incident affecting the most customers?", {f"{A}organisation/2"}),
     ("Which two organisations reported the largest incidents?", {f"{A}organisation/2", f"{A}organisation/4"}),
     ("What kind of organisation is Cedar Clinic?", {f"{A}Kind/Clinic"}),
-    ("Where were the lost records kept in the incident reported by Acme Health?", {f"{A}Place/Laptop"}),
+    ("Where were the records kept in the incident that Birch Insurance reported?", {f"{A}Place/Network_Server"}),
     ("Which type of incident affected the most customers in total?", {f"{A}IncidentType/Hacking"}),
 ]
 IDS = ["counted-then-verb-is-a-value", "category-asked-holders", "largest-by-no-date", "kind-of-class-asked",
