@@ -38,6 +38,7 @@ from nl2sparql.candidates.graph import SPREAD, GraphView, distinct_nodes
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
     AGE_WORDS,
+    COUNT_NOUNS,
     answer_step,
     attribute_phrase,
     attribute_words,
@@ -155,7 +156,7 @@ class Agent:
             cues = replace(cues, counts_compared=True)
         # *more than one Oscar*: things the graph calls otherwise, counted where they reach each
         counts_unnamed = bool(cues.compare) and self._things_unnamed(cues.compare_unit)
-        cues = self._counted_as_kept(view, self._functions_as_named(cues))
+        cues = self._counted_as_kept(view, self._functions_as_named(cues, _several(grounding)))
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
@@ -310,9 +311,11 @@ class Agent:
             counted = self._number_pairs(view, ranked, anchors, question, "uri") if cues.counted else []
             counted = [pair for pair in counted if _finds_counted(pair[0], cues.text)]
             final += [counted_difference(a, b, cues.difference == "later") for a, b in counted]
-            final += self._attribute_differences(view, anchors, cues.text, cues.difference)
+        own = self._attribute_pairs(view, anchors, cues.text) if cues.difference or cues.outranks else []
+        if cues.difference:
+            final += [difference(a, b, later=cues.difference == "later") for a, b in own]
         if cues.outranks:
-            final += [outranks(a, b, cues.outranks) for a, b in pairs]
+            final += [outranks(a, b, cues.outranks) for a, b in [*pairs, *own]]
         if cues.difference or cues.outranks:  # two numbers of one thing, told apart by their words
             final += self._told_apart(view, _unique([with_kind(c) for c in firsts[:beam]] + pool), cues)
         if cues.share:  # of things a reading finds, or that hold a flag or pass a number (*more than 500 calories*)
@@ -887,18 +890,19 @@ class Agent:
                 for s in self._statements(view, anchor.term)]  # fmt: skip
         return [hop for hop in mentioned(hops, text) if view.sample(hop.patterns, "?v", 1)]
 
-    def _attribute_differences(
-        self, view: GraphView, anchors: Sequence[Anchor], text: str, order: str
-    ) -> list[Candidate]:
-        """Two numbers of one named entity and their difference (*the difference between the
-        wins and the losses of the 2016 Chicago Cubs*): the first named minus the second."""
+    def _attribute_pairs(
+        self, view: GraphView, anchors: Sequence[Anchor], text: str
+    ) -> list[tuple[Candidate, Candidate]]:
+        """Two numbers of one named entity, in the order the question names them, to subtract
+        (*the difference between the wins and the losses of the 2016 Chicago Cubs*) or compare
+        (*is its average reading score higher than its average math score*)."""
         found = []
         for anchor in (a for a in anchors if a.kind == "entity"):
             numbers = [hop for hop in self._named_attributes(view, anchor, text)
                        if _numeric(view.sample(hop.patterns, "?v", 1)[0].value)]  # fmt: skip
             readings = [_base(value_as(hop, "?x"), anchor) for hop in numbers[:2]]
             if len(readings) == 2:
-                found.append(difference(*readings, later=order == "later"))
+                found.append((readings[0], readings[1]))
         return found
 
     def _told_apart(self, view: GraphView, readings: Sequence[Candidate], cues: Cues) -> list[Candidate]:
@@ -949,10 +953,12 @@ class Agent:
 
     # -- numbers gathered along a path --------------------------------------------------
 
-    def _functions_as_named(self, cues: Cues) -> Cues:
+    def _functions_as_named(self, cues: Cues, several: bool = False) -> Cues:
         """The cues less an aggregate whose word is part of the name of an attribute the
-        question writes (*how many more average viewers*: the series' *average UK viewers*)."""
-        phrases = [words for _, words in self._measure_names(cues.text)] if cues.aggregates else []
+        question writes (*how many more average viewers*: the series' *average UK viewers*),
+        unless it speaks of several things of a class (``several``: *the total enrollment of
+        the districts in Lake county* adds up each district's *total enrollment*)."""
+        phrases = [words for _, words in self._measure_names(cues.text)] if cues.aggregates and not several else []
         kept = tuple(f for f in cues.aggregates if not any(function_in_name(f, p, cues.text) for p in phrases))
         return cues if kept == cues.aggregates else replace(cues, aggregates=kept)
 
@@ -960,7 +966,8 @@ class Agent:
         """The cues with no ranking by a number of things where what *the most* counts is a
         number the graph keeps under those words (*hit the most home runs*: a batting
         season's *home runs*, not how many of something; *affecting the most individuals*: a
-        breach's *individuals affected*), and no count where the question
+        breach's *individuals affected*; *how many teachers*: the *number of teachers* a school
+        district keeps), and no count where the question
         asks that number (*how many calories does the Big Mac have*: its calories) or an
         aggregate is of such a number (*the average number of years at the company*: the
         years at the company, a number kept, begin with the words counted)."""
@@ -975,7 +982,8 @@ class Agent:
         for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
             named = [singular_word(w) for w in words.split()]
-            kept = named == counted or (averaged and named[: len(counted)] == counted)
+            bare = [w for w in named if w not in COUNT_NOUNS and w != "of"]  # *number of teachers*: teachers
+            kept = counted in (named, bare) or (averaged and named[: len(counted)] == counted)
             if edge is None or not (kept or _counted_then_done(named, counted, cues.text)):
                 continue
             sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
@@ -1181,8 +1189,7 @@ class Agent:
             if not values:
                 continue
             numeric = all(v.type == "literal" and (is_number(v.datatype) or _numeric(v.value)) for v in values)
-            dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime", "#gYear")) for v in values)
-            dated = dated or attribute_words(hop.sentence).split()[-1:] == ["year"]  # *founding year*: a time
+            dated = all(v.datatype and v.datatype.endswith(("#date", "#dateTime")) for v in values)
             yield replace(hop, dated=dated, flag=all(_is_flag(v) for v in values)), numeric
 
 
@@ -1389,6 +1396,22 @@ def _kind_asked(name: str, question: str) -> bool:
     """
     said = rf"\b(?:type|kind|sort)s? of (?:an? |the )?{re.escape(name.lower())}s?\b"
     return re.search(said, question.lower()) is not None
+
+
+def _several(grounding: Any) -> bool:
+    """Whether the question names a class in the plural, as several things (*the districts*).
+
+    >>> from types import SimpleNamespace as Match
+    >>> _several(Match(classes=[Match(mention="districts", name="school district", match="inflected")]))
+    True
+    >>> _several(Match(classes=[Match(mention="series", name="series", match="exact")]))
+    False
+    """
+    for cls in getattr(grounding, "classes", ()):
+        last = str(cls.mention).lower().split()[-1:]
+        if cls.match in ("exact", "inflected") and last and singular_word(last[0]) != last[0]:
+            return True
+    return False
 
 
 def _finds_counted(reading: Candidate, text: str) -> bool:

@@ -148,7 +148,7 @@ _QUOTED = re.compile(
 _COLUMNS = re.compile(
     r"\b(and their|and its|with their|with its|together with|along with|as well as)\b"
     r"|\b\w+ and \w+ of (every|each|all)\b|^(list|give|show)\b.+\band\b"
-    r"|^(?:(?:what|which) (?:is|are|was|were) )?(?:the )?\w+(?: \w+)? and (?:the )?\w+(?: \w+)? of\b"
+    r"|^(?:(?:what|which) (?:is|are|was|were) )?(?:the )?\w+(?: \w+){0,2} and (?:the )?\w+(?: \w+){0,2} of\b"
     r"|^how (?:much|many) \w+ and \w+ (?:does|do|did|is|are|was|were|has|have|had)\b"  # *how much protein and fiber*
 )
 

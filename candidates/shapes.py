@@ -980,7 +980,7 @@ def names_counted(sentence: str, cues: Cues) -> bool:
     True
     """
     read = [singular_word(w) for w in attribute_words(sentence).split()]
-    read = [w for w in read if w not in COUNT_NOUNS] or read
+    read = [w for w in read if w not in COUNT_NOUNS and w != "of"] or read  # *number of teachers*
     counted = [singular_word(w) for w in cues.counted.split()]
     return bool(read) and read in (counted[: len(read)], counted[-len(read) :])
 
@@ -1225,9 +1225,19 @@ def direction(cues: Cues, attribute: Hop) -> tuple[bool, bool]:
     """
     if SPEED_WORDS.search(cues.text) and _TIMED.search(attribute_phrase(attribute.sentence)):
         return cues.least, cues.most
-    if attribute.dated or not AGE_WORDS.search(cues.text):
+    if _timed(attribute) or not AGE_WORDS.search(cues.text):
         return cues.most, cues.least
     return cues.least, cues.most
+
+
+def _timed(attribute: Hop) -> bool:
+    """Whether a value is a time: a date, or a year kept as a number (*founding year*: the
+    oldest journal has the earliest).
+
+    >>> _timed(Hop("Find the founding year of the journal ?x, assign it to ?v.", (), "?v", "s"))
+    True
+    """
+    return attribute.dated or attribute_words(attribute.sentence).split()[-1:] == ["year"]
 
 
 #: the words of an attribute that keeps a time taken (*time in hours*, *duration*, *minutes*)
@@ -1283,7 +1293,7 @@ def _aged(function: str, cues: Cues, attribute: Hop) -> str:
     >>> cues.aggregates, _aged("maximum", cues, age), _aged("maximum", cues, replace(age, dated=True))
     (('maximum',), 'minimum', 'maximum')
     """
-    return FLIPPED[function] if function in cues.aged_extremes and not attribute.dated else function
+    return FLIPPED[function] if function in cues.aged_extremes and not _timed(attribute) else function
 
 
 FLIPPED = {"maximum": "minimum", "minimum": "maximum"}

@@ -163,6 +163,8 @@ def asked_shapes(cues: Cues, realised: frozenset[str] = frozenset()) -> set[str]
 def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dict[str, float]:
     """The features of (question, ``candidate``); ``named``: the items the question was grounded in."""
     realised = realised_shapes(candidate) | ({"count"} if cues.count and reads_counted(candidate, cues) else set())
+    if "count" in realised and not cues.count and _number_kept(candidate, cues):  # *how many teachers does X have*
+        realised -= {"count"}
     realised |= {"both"} if cues.both and _found_twice(candidate) else set()
     asked = asked_shapes(cues, realised)
     used, steps = set(candidate.anchors), candidate.steps
@@ -322,6 +324,17 @@ _WHOSE = re.compile(r"^Find the ((?:[\w-]+ ){0,2}[\w-]+) whose ")
 
 #: *what was the population density of ...*: the value asked for, named before *of*
 _WHAT_OF = re.compile(r"^what (?:is|was|are|were) the ((?:\w+ ){0,3}?\w+) of\b")
+
+
+def _number_kept(candidate: Candidate, cues: Cues) -> bool:
+    """Whether a reading's answer is a number the graph keeps of the things the question
+    counts (*the number of teachers* of a district, for *how many teachers does it have*):
+    a value read, not a count made."""
+    return any(_NUMBER_READ.match(s) and names_counted(s, cues) for s in candidate.steps)
+
+
+#: a number of things a node keeps, read as the answer
+_NUMBER_READ = re.compile(r"^Find the number of .+, assign it to \?x\.$")
 
 
 def _shared_unasked(candidate: Candidate, cues: Cues) -> float:

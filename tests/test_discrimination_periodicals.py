@@ -3,7 +3,9 @@ with a publisher and a subject (nodes), a founding year kept as an integer and a
 pages. *Who publishes X* is X's publisher, not the publishers of the periodicals that share
 X's subject; *the oldest* is the earliest founding year though the year is a number; *how
 many years older is A than B* is B's founding year less A's, nothing counted; *how many
-more pages does A have than B* subtracts their numbers of pages."""
+more pages does A have than B* subtracts their numbers of pages; *how many pages does A have* reads
+its number of pages; two averages of one periodical are compared or listed by their names;
+*the total circulation of the periodicals* adds up each one's *total circulation*."""
 
 from __future__ import annotations
 
@@ -14,12 +16,12 @@ from nl2sparql.kg.store import Store
 from nl2sparql.memory_bank.bank import MemoryBank
 
 A = "http://example.org/periodicals/"
-PERIODICALS = (  # title, publisher, subject, founding year, pages
-    ("Annals of Widgets", "Gearbox Press", "Engineering", 1921, 880),
-    ("Widget Letters", "Northwind Books", "Engineering", 1978, 310),
-    ("Review of Gadgets", "Northwind Books", "Engineering", 1902, 1240),
-    ("Quarterly of Sprockets", "Gearbox Press", "History", 1888, 540),
-    ("Cog History Today", "Harbour House", "History", 1965, 420),
+PERIODICALS = (  # title, publisher, subject, founding year, pages, total circulation, reader and critic ratings
+    ("Annals of Widgets", "Gearbox Press", "Engineering", 1921, 880, 12000, 4.1, 3.2),
+    ("Widget Letters", "Northwind Books", "Engineering", 1978, 310, 3500, 3.4, 3.9),
+    ("Review of Gadgets", "Northwind Books", "Engineering", 1902, 1240, 8000, 3.8, 4.4),
+    ("Quarterly of Sprockets", "Gearbox Press", "History", 1888, 540, 2500, 2.9, 3.1),
+    ("Cog History Today", "Harbour House", "History", 1965, 420, 900, 4.6, 4.0),
 )
 
 
@@ -34,12 +36,16 @@ def periodicals_catalogue() -> str:
         's:subject rdfs:label "subject" ; rdfs:domain s:Periodical ; rdfs:range s:Subject .',
         's:founded rdfs:label "founding year" ; rdfs:domain s:Periodical ; rdfs:range xsd:integer .',
         's:pages rdfs:label "number of pages" ; rdfs:domain s:Periodical ; rdfs:range xsd:integer .',
+        's:circulation rdfs:label "total circulation" ; rdfs:domain s:Periodical ; rdfs:range xsd:integer .',
+        's:readers rdfs:label "average reader rating" ; rdfs:domain s:Periodical ; rdfs:range xsd:decimal .',
+        's:critics rdfs:label "average critic rating" ; rdfs:domain s:Periodical ; rdfs:range xsd:decimal .',
     ]
     for cls, name in sorted({("Publisher", p[1]) for p in PERIODICALS} | {("Subject", p[2]) for p in PERIODICALS}):
         lines.append(f'<{A}{cls}/{name.replace(" ", "_")}> a s:{cls} ; rdfs:label "{name}" .')
-    for i, (title, publisher, subject, year, pages) in enumerate(PERIODICALS, 1):
+    for i, (title, publisher, subject, year, pages, circulation, readers, critics) in enumerate(PERIODICALS, 1):
         lines.append(
             f'<{A}periodical/{i}> a s:Periodical ; rdfs:label "{title}" ; s:founded {year} ; s:pages {pages} ; '
+            f"s:circulation {circulation} ; s:readers {readers} ; s:critics {critics} ; "
             f"s:publisher <{A}Publisher/{publisher.replace(' ', '_')}> ; s:subject <{A}Subject/{subject}> ."
         )
     return "\n".join(lines) + "\n"
@@ -51,8 +57,12 @@ PERIODICALS_FIRST = [
     ("Which is the oldest periodical?", {f"{A}periodical/4"}),
     ("How many years older is the Review of Gadgets than Widget Letters?", {"76"}),
     ("How many more pages does the Review of Gadgets have than Widget Letters?", {"930"}),
+    ("How many pages does Widget Letters have?", {"310"}),
+    ("Is the average reader rating of Annals of Widgets higher than its average critic rating?", {"true"}),
+    ("What is the total circulation of the periodicals published by Gearbox Press?", {"14500"}),
 ]
-IDS = ["own-publisher-not-shared", "oldest-by-year-number", "years-older-apart", "more-pages-subtracted"]
+IDS = ["own-publisher-not-shared", "oldest-by-year-number", "years-older-apart", "more-pages-subtracted",
+       "number-of-kept-is-read", "own-two-averages-compared", "totals-of-several-added"]  # fmt: skip
 
 periodicals = graph_fixture("periodicals", "periodicals", periodicals_catalogue)
 
