@@ -38,7 +38,6 @@ from nl2sparql.candidates.graph import SPREAD, GraphView, distinct_nodes
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
     AGE_WORDS,
-    COUNT_NOUNS,
     answer_step,
     attribute_phrase,
     attribute_words,
@@ -982,7 +981,7 @@ class Agent:
         for statement, words in self._measure_names(cues.text):
             edge = edge_of(statement, self.prefixes)
             named = [singular_word(w) for w in words.split()]
-            bare = [w for w in named if w not in COUNT_NOUNS and w != "of"]  # *number of teachers*: teachers
+            bare = named[2:] if named[:2] == ["number", "of"] else named  # *number of teachers*, not *course number*
             kept = counted in (named, bare) or (averaged and named[: len(counted)] == counted)
             if edge is None or not (kept or _counted_then_done(named, counted, cues.text)):
                 continue
