@@ -31,13 +31,24 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from nl2sparql.candidates.anchors import anchors_of, asked_words, asks_for, identifying, named_spans, naming
+from nl2sparql.candidates.asking import (
+    NOT_COUNTED,
+    age_of_times,
+    asks_kind_of,
+    counted_class,
+    counted_then_done,
+    finds_counted,
+    grouped_by,
+    kind_found,
+    kind_read,
+    plural_class,
+)
 from nl2sparql.candidates.candidate import TYPED, Anchor, Candidate
-from nl2sparql.candidates.cues import GROUPED_BY, SIGN_WORDS, Cues, read_cues, singular_word
+from nl2sparql.candidates.cues import SIGN_WORDS, Cues, read_cues, singular_word
 from nl2sparql.candidates.gathered import gathered_operators
 from nl2sparql.candidates.graph import SPREAD, GraphView, distinct_nodes
 from nl2sparql.candidates.hops import Edge, Hop, bind, bind_reversed, body, edge_of
 from nl2sparql.candidates.shapes import (
-    AGE_WORDS,
     answer_step,
     attribute_phrase,
     attribute_words,
@@ -70,7 +81,7 @@ from nl2sparql.candidates.spans import span_pairs, spanned
 from nl2sparql.candidates.units import attribute_unit, is_number, unit
 from nl2sparql.compiler.assemble import STATEMENT_PREFIXES
 from nl2sparql.kg.label_index import DEFAULT_NAME_PREDICATES
-from nl2sparql.kg.verbs import agent_nouns, verb_written
+from nl2sparql.kg.verbs import agent_nouns
 from nl2sparql.memory_bank.statement import Statement
 
 
@@ -151,11 +162,11 @@ class Agent:
             cues = read_cues(getattr(grounding, "question", question), names)
         if cues.compare and _sign_held(cues, anchors):  # *positive tests*: a result the graph keeps, no sign
             cues = replace(cues, compare=None)
-        if cues.compare and any(a.kind == "class" and _counts(a, replace(cues, counted="")) for a in anchors):
+        if cues.compare and any(a.kind == "class" and counted_class(a, replace(cues, counted="")) for a in anchors):
             cues = replace(cues, counts_compared=True)
         # *more than one Oscar*: things the graph calls otherwise, counted where they reach each
         counts_unnamed = bool(cues.compare) and self._things_unnamed(cues.compare_unit)
-        cues = self._counted_as_kept(view, self._functions_as_named(cues, _several(grounding)))
+        cues = self._counted_as_kept(view, self._functions_as_named(cues, plural_class(grounding)))
         named = [a.name for a in anchors if a.kind != "class"]  # what a candidate should cover
 
         def scores(question: str, found: Sequence[Candidate]) -> Sequence[float]:
@@ -214,7 +225,7 @@ class Agent:
         held = self._holders_asked(view, anchors, question)
         classes, asked = classes | held, asked | held
         kind_asked = {
-            a.term.strip("<>"): a.name for a in anchors if a.kind == "class" and _kind_asked(a.name, question)
+            a.term.strip("<>"): a.name for a in anchors if a.kind == "class" and asks_kind_of(a.name, question)
         }
         wholes = [b for b in typed if _types_as(b, asked)]  # every thing of a class the question asks for
         # each reading's answer kind and class, looked up once: the best eight and the best
@@ -242,7 +253,7 @@ class Agent:
             pool = [r for c in pool for r in ([with_kind(s) for s in self._stepped_out(view, c, asked, words)] or [c])]
             pool += [with_kind(s) for c in pool for s in self._through_records(view, c, asked, words)]
         if cues.count:  # *how many microarchitectures does Intel have processors of*: the code names, typed
-            counted = [a for a in anchors if a.kind == "class" and _counts(a, cues)]
+            counted = [a for a in anchors if a.kind == "class" and counted_class(a, cues)]
             pool += self._typed_as_counted(view, pool, counted)
             pool += [with_kind(c) for c in self._stepped_to_counted(view, pool, counted)]
         final = list(pool)
@@ -263,7 +274,7 @@ class Agent:
             final += [c for c in shaped if c.head == "ASK" or view.reaches(c.patterns) or c.tail]
         if _gathers(cues):  # the measures the question names, by words that name no class it names
             measures = self._measures(_without_classes(cues.text, anchors))
-            counted = [a for a in anchors if a.kind == "class" and not a.asked and _counts(a, cues)]
+            counted = [a for a in anchors if a.kind == "class" and not a.asked and counted_class(a, cues)]
             # the instances of a class the question asks for first (*which airline ...*)
             nodes = wholes + [c for c in pool if c.answer_kind == "uri"]
             for base in _unique(nodes)[:3]:
@@ -305,10 +316,10 @@ class Agent:
         # one number at two named items: subtracted, or compared yes or no
         pairs = self._number_pairs(view, ranked, anchors, question) if cues.difference or cues.outranks else []
         if cues.difference:
-            final += [difference(a, b, (cues.difference == "later") != _age_of_times(a, cues)) for a, b in pairs]
+            final += [difference(a, b, (cues.difference == "later") != age_of_times(a, cues)) for a, b in pairs]
             # *how many more captures of A than of B*: the things found from each, counted
             counted = self._number_pairs(view, ranked, anchors, question, "uri") if cues.counted else []
-            counted = [pair for pair in counted if _finds_counted(pair[0], cues.text)]
+            counted = [pair for pair in counted if finds_counted(pair[0], cues.text)]
             final += [counted_difference(a, b, cues.difference == "later") for a, b in counted]
         own = self._attribute_pairs(view, anchors, cues.text) if cues.difference or cues.outranks else []
         if cues.difference:
@@ -325,7 +336,7 @@ class Agent:
             final = [c for c in final if not _compares_without(c, cues.compare_unit)]
         final = _unique(_with_twins(final, anchors))[: self.limits.max_candidates]
         if classes:  # the groups a ranking or a list of groups answers with: of a class the question names?
-            counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and _counts(a, cues)}
+            counts = {a.term.strip("<>") for a in anchors if a.kind == "class" and counted_class(a, cues)}
             final = [self._typed_groups(view, c, classes, asked, counts) if _answers_groups(c) else c for c in final]
         chosen = chooser.scores(question, final, cues, named) if chooser else scores(question, final)
         ranked = sorted(zip(final, chosen, strict=True), key=lambda pair: -pair[1])
@@ -357,11 +368,11 @@ class Agent:
         Bars*: the placements of the episode, below the eight readings of the contestant,
         still meet her placements), the best two."""
         present = {c.anchors[0] for c in kept if c.anchors}
-        kinds = {_kind_found(c.steps[0]) for c in kept} - {""}
+        kinds = {kind_found(c.steps[0]) for c in kept} - {""}
         missing = dict.fromkeys(c.anchors[0] for c in every if c.anchors and c.anchors[0] not in present)
         found = []
         for name in missing:
-            alike = [c for c in every if c.anchors[:1] == (name,) and _kind_found(c.steps[0]) in kinds]
+            alike = [c for c in every if c.anchors[:1] == (name,) and kind_found(c.steps[0]) in kinds]
             found += self._best(question, alike, scores, 2)
         return found
 
@@ -410,7 +421,7 @@ class Agent:
             itself = {found[0].value} - set(kinds)
             named = "named" if (types | itself) & classes else "other" if types else ""
             named = "other" if types & set(kinds) else named
-        if found and any(_kind_read(candidate, name) for name in kinds.values()):
+        if found and any(kind_read(candidate, name) for name in kinds.values()):
             named = "named"
         return replace(
             candidate,
@@ -468,7 +479,7 @@ class Agent:
         need not name it as the graph does."""
         found = []
         for reading in readings:
-            kind = _kind_found(_steps(reading)[-1])
+            kind = kind_found(_steps(reading)[-1])
             if not kind or reading.steps[0].startswith(TYPED):
                 continue
             types = view.sample((*reading.patterns, f"?x <{RDF_TYPE}> ?xt ."), "?xt", 2)
@@ -983,7 +994,7 @@ class Agent:
             named = [singular_word(w) for w in words.split()]
             bare = named[2:] if named[:2] == ["number", "of"] else named  # *number of teachers*, not *course number*
             kept = counted in (named, bare) or (averaged and named[: len(counted)] == counted)
-            if edge is None or not (kept or _counted_then_done(named, counted, cues.text)):
+            if edge is None or not (kept or counted_then_done(named, counted, cues.text)):
                 continue
             sample = view.sample((f"?s <{edge.predicate}> ?v .",), "?v", 1)
             if sample and sample[0].type == "literal" and _numeric(sample[0].value):
@@ -1003,7 +1014,7 @@ class Agent:
         than one Oscar*): a noun that is no unit, none the graph keeps values in (*nautical
         miles*), and no word of any value the graph holds."""
         return (
-            len(word) > 2 and word.isalpha() and word not in _NOT_COUNTED and unit(word) is None
+            len(word) > 2 and word.isalpha() and word not in NOT_COUNTED and unit(word) is None
             and not self._measures(word) and not self._kept_in(word)
         )  # fmt: skip
 
@@ -1070,11 +1081,11 @@ class Agent:
         of the counted things by that relation, which the operators build)."""
         found: list[Candidate] = []
         classes = [a for a in anchors if a.kind == "class"]
-        for group in (a for a in classes if _grouped_by(a, cues.text)):
+        for group in (a for a in classes if grouped_by(a, cues.text)):
             base = next((b for b in typed if b.anchors[:1] == (group.name,)), None)
             if base is None:
                 continue
-            for counted in (a for a in classes if a is not group and _counts(a, cues)):
+            for counted in (a for a in classes if a is not group and counted_class(a, cues)):
                 paths = self._paths_to_class(view, base, counted)
                 if all(len(path) > 2 for path in paths):
                     found += gathered_operators(base, cues, paths, counted=True)
@@ -1364,139 +1375,6 @@ def _types_as(candidate: Candidate, classes: set[str]) -> bool:
     return any(candidate.patterns[0] == f"?x <{RDF_TYPE}> <{c}> ." for c in classes) if candidate.patterns else False
 
 
-#: words after a compared number that name no things (*older than 60 when they won*)
-_NOT_COUNTED = frozenset({
-    "and", "or", "but", "when", "where", "while", "since", "before", "after", "than", "that", "which", "who",
-    "whose", "with", "without", "from", "for", "per", "each", "the", "this", "these", "those", "its", "their",
-    "times", "percent", "years", "old",
-})  # fmt: skip
-
-
-def _counts(anchor: Anchor, cues: Cues) -> bool:
-    """Whether the question counts things of the class ``anchor`` names (*the most airports*,
-    *more than 3 films*: the word after the compared number), or by its head noun alone
-    (*at least four lines*: metro lines).
-
-    >>> from nl2sparql.candidates.cues import read_cues
-    >>> line = Anchor("<L>", "metro line", "class", 1.0)
-    >>> _counts(line, read_cues("which stations are served by at least four lines")), _counts(line, read_cues("lines"))
-    (True, False)
-    """
-    words = [singular_word(w) for w in anchor.name.lower().split()]
-    counted = [singular_word(w) for w in (cues.counted or (cues.compare_unit if cues.compare else "")).split()]
-    return bool(counted) and (set(words) <= set(counted) or counted == words[-1:])
-
-
-def _kind_asked(name: str, question: str) -> bool:
-    """Whether the question asks a kind of the class ``name`` (*what type of plot*).
-
-    >>> _kind_asked("plot", "What type of plot is Plot 12?"), _kind_asked("plot", "Which plot has most?")
-    (True, False)
-    """
-    said = rf"\b(?:type|kind|sort)s? of (?:an? |the )?{re.escape(name.lower())}s?\b"
-    return re.search(said, question.lower()) is not None
-
-
-def _several(grounding: Any) -> bool:
-    """Whether the question names a class in the plural, as several things (*the districts*).
-
-    >>> from types import SimpleNamespace as Match
-    >>> _several(Match(classes=[Match(mention="districts", name="school district", match="inflected")]))
-    True
-    >>> _several(Match(classes=[Match(mention="series", name="series", match="exact")]))
-    False
-    """
-    for cls in getattr(grounding, "classes", ()):
-        last = str(cls.mention).lower().split()[-1:]
-        if cls.match in ("exact", "inflected") and last and singular_word(last[0]) != last[0]:
-            return True
-    return False
-
-
-def _finds_counted(reading: Candidate, text: str) -> bool:
-    """Whether the nodes a reading finds are named by the words *how many more* counts (*how
-    many more captures of A*: the captures of A; not the subject of a periodical, for *how
-    many more pages*).
-
-    >>> step = "Find the subject of the periodical A, assign it to ?x."
-    >>> _finds_counted(Candidate("lookup", (step,), ()), "how many more pages does a have than b")
-    False
-    >>> step = "Find the capture whose species is A, assign it to ?x."
-    >>> _finds_counted(Candidate("lookup", (step,), ()), "how many more captures of a than of b are there")
-    True
-    """
-    said = _MORE_OF.search(text)
-    counted = {singular_word(w) for w in said.group(1).split()} if said else set()
-    step = next((s for s in reading.steps if s.endswith("assign it to ?x.")), "")
-    found = {singular_word(w) for w in (*_kind_found(step).split(), *attribute_words(step).split())}
-    return bool(counted & found)
-
-
-#: what *how many more* counts: the words before a verb, *than* or a preposition
-_MORE_OF = re.compile(
-    r"\bhow (?:many|much) (?:more|fewer|less) ((?:\w+ )*?)"
-    r"(?:do|does|did|is|are|was|were|has|have|had|than|of|in|at|for)\b"
-)
-
-
-def _age_of_times(reading: Candidate, cues: Cues) -> bool:
-    """Whether an age is asked of two times (*how many years older is A than B*: B's founding
-    year less A's, the older one's being the earlier).
-
-    >>> steps = ("Find the founding year of the journal A, assign it to ?x.", "The answer is ?x.")
-    >>> founded = Candidate("lookup", steps, ())
-    >>> older, later = read_cues("How many years older is A than B?"), read_cues("How much later?")
-    >>> _age_of_times(founded, older), _age_of_times(founded, later)
-    (True, False)
-    """
-    found = next((attribute_words(s) for s in reading.steps if s.endswith("assign it to ?x.")), "")
-    return bool(AGE_WORDS.search(cues.text)) and bool({"year", "date"} & set(found.split()))
-
-
-def _kind_read(candidate: Candidate, name: str) -> bool:
-    """Whether a reading's answer is a value named as a kind of the class ``name`` (*covered
-    entity type*, *type of covered entity*).
-
-    >>> step = "Find the covered entity type of the covered entity X, assign it to ?x."
-    >>> _kind_read(Candidate("lookup", (step,), ()), "covered entity")
-    True
-    >>> _kind_read(Candidate("lookup", (step.replace("covered entity type", "state"),), ()), "covered entity")
-    False
-    """
-    said = next((attribute_words(s) for s in candidate.steps if s.endswith("assign it to ?x.")), "").split()
-    own = set(name.lower().split())
-    rest = set(said) - own - {"of"}
-    return own <= set(said) and len(rest) == 1 and rest <= _KIND_WORDS
-
-
-_KIND_WORDS = frozenset({"type", "kind", "sort", "category", "class"})
-
-
-def _counted_then_done(named: Sequence[str], counted: Sequence[str], text: str) -> bool:
-    """Whether an attribute's name is the words counted and then verbs the question writes
-    too (*individuals affected*: *how many individuals did it affect*).
-
-    >>> _counted_then_done(["individual", "affected"], ["individual"], "how many individuals did it affect")
-    True
-    >>> _counted_then_done(["individual", "affected"], ["individual"], "how many individuals are there")
-    False
-    """
-    rest = named[len(counted) :]
-    words = re.findall(r"[a-z]+", text.lower())
-    return named[: len(counted)] == counted and bool(rest) and all(verb_written(w, words) for w in rest)
-
-
-def _grouped_by(anchor: Anchor, text: str) -> bool:
-    """Whether the question names a class right after *each* or *per* (*each order*).
-
-    >>> order = Anchor("<O>", "order", "class", 1.0)
-    >>> _grouped_by(order, "how many mammals does each order have"), _grouped_by(order, "which order")
-    (True, False)
-    """
-    head = singular_word(anchor.name.lower().split()[-1]) if anchor.name.strip() else ""
-    return any(head in {singular_word(w) for w in m.group(1).split()[:3]} for m in GROUPED_BY.finditer(text))
-
-
 def _gathers(cues: Cues) -> bool:
     """Whether the cues open an aggregate of numbers per node (:mod:`.gathered`)."""
     return bool(cues.per_group or cues.ranking or (cues.compare and (cues.things or cues.count)))
@@ -1612,19 +1490,6 @@ def _renamed_helpers_n(candidate: Candidate, n: int) -> Candidate:
     return replace(
         candidate, steps=tuple(fix(s) for s in candidate.steps), patterns=tuple(fix(p) for p in candidate.patterns)
     )
-
-
-def _kind_found(step: str) -> str:
-    """What a reading's step finds, where it says so before *whose* or *that*.
-
-    >>> _kind_found("Find the placement whose episode is Pilot, assign it to ?x."), _kind_found("Find the age of X.")
-    ('placement', '')
-    """
-    match = _KIND_FOUND.match(step)
-    return match.group(1).strip() if match else ""
-
-
-_KIND_FOUND = re.compile(r"^Find the ((?:[\w-]+ ){1,3}?)(?:whose|that) ")
 
 
 def _pinned(candidate: Candidate, node: str) -> set[tuple[str, str]]:
