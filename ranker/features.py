@@ -584,9 +584,22 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
     typed = [m.group(1) for step in candidate.steps if (m := TYPED_STEP.match(step)) and m.group(2) == counts]
     wanted = cues.counted.lower().split()
     if not typed:  # *how many different destinations*: the step that finds them names them
-        found = (m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts)
-        return 1.0 if any(_same_noun(w, wanted) for noun in found for w in noun.lower().split()) else 0.0
+        found = [m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts]
+        if any(_same_noun(w, wanted) for noun in found for w in noun.lower().split()):
+            return 1.0
+        # values of another name counted (*how many homes sold for more than X*: not their bedrooms)
+        return -1.0 if found and _values_found(candidate, counts) else 0.0
     return 1.0 if any(_same_noun(t.lower().split()[-1], wanted) for t in typed) else -1.0
+
+
+def _values_found(candidate: Candidate, counted: str) -> bool:
+    """Whether what a count counts is an attribute's values, read off a thing found first
+    (*Find the bedrooms of the sale ?m, assign it to ?x*), not things found by a relation."""
+    return any(step.endswith(f"assign it to {counted}.") and _OF_THING.search(step) for step in candidate.steps)
+
+
+#: a value read of a thing a variable holds (*the bedrooms of the sale ?m*)
+_OF_THING = re.compile(r" of the [\w -]+ \?\w+, assign it to \?\w+\.$")
 
 
 def _sums_only(candidate: Candidate) -> bool:
