@@ -594,12 +594,21 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
 
 def _values_found(candidate: Candidate, counted: str) -> bool:
     """Whether what a count counts is an attribute's values, read off a thing found first
-    (*Find the bedrooms of the sale ?m, assign it to ?x*), not things found by a relation."""
+    (*Find the bedrooms of the sale ?m, assign it to ?x*), not things found by a relation.
+
+    >>> steps = ("Find the bedrooms of the sale ?m, assign it to ?x.", "Count ?x, assign it to ?n.")
+    >>> _values_found(Candidate("count", steps, ()), "?x")
+    True
+    >>> steps = ("Find the sale whose city is Galt, assign it to ?x.", "Count ?x, assign it to ?n.")
+    >>> _values_found(Candidate("count", steps, ()), "?x")
+    False
+    """
     return any(step.endswith(f"assign it to {counted}.") and _OF_THING.search(step) for step in candidate.steps)
 
 
-#: a value read of a thing a variable holds (*the bedrooms of the sale ?m*)
-_OF_THING = re.compile(r" of the [\w -]+ \?\w+, assign it to \?\w+\.$")
+#: a value read of a thing a variable holds, or of any thing (*the bedrooms of the sale ?m*,
+#: *the customers affected of an incident*)
+_OF_THING = re.compile(r" of (?:the [\w -]+ \?\w+|an? [\w -]+), assign it to \?\w+\.$")
 
 
 def _sums_only(candidate: Candidate) -> bool:
