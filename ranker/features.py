@@ -587,8 +587,10 @@ def _counted_typed(candidate: Candidate, cues: Cues, realised: frozenset[str]) -
         found = [m.group(1) for step in candidate.steps if (m := _FINDS.match(step)) and m.group(2) == counts]
         if any(_same_noun(w, wanted) for noun in found for w in noun.lower().split()):
             return 1.0
-        # values of another name counted (*how many homes sold for more than X*: not their bedrooms)
-        return -1.0 if found and _values_found(candidate, counts) else 0.0
+        # values of another name counted (*how many homes sold for more than X*: not their
+        # bedrooms); *how many times* counts occurrences of anything
+        occurrences = [singular_word(w) for w in wanted[:1]] == ["time"]
+        return -1.0 if found and not occurrences and _values_found(candidate, counts) else 0.0
     return 1.0 if any(_same_noun(t.lower().split()[-1], wanted) for t in typed) else -1.0
 
 
