@@ -177,7 +177,9 @@ def pair_features(candidate: Candidate, cues: Cues, named: Sequence[str]) -> dic
         "extra_hops": float(max(candidate.hops - 1, 0)),
         # or a value that says which of the class asked for (*in which midterm*: its year)
         "answer_typed": float(not cues.value and any(map(_types_answer, steps)) or candidate.answer_class == "record"),
-        "value_answer": float(cues.value and candidate.answer_kind == "literal"),
+        "value_answer": float(
+            cues.value and candidate.answer_kind == "literal" or _ranked_value_asked(candidate, cues)
+        ),
         "answers_named": float(candidate.names_answer and _answers_x(candidate)),
         "function_match": _function_match(candidate, cues),
         "counted_typed": _counted_typed(candidate, cues, realised),
@@ -335,6 +337,30 @@ def _number_kept(candidate: Candidate, cues: Cues) -> bool:
 
 #: a number of things a node keeps, read as the answer
 _NUMBER_READ = re.compile(r"^Find the number of .+, assign it to \?x\.$")
+
+
+def _ranked_value_asked(candidate: Candidate, cues: Cues) -> bool:
+    """Whether a ranking answers the very values it ranks by where the question asks for
+    them: *what were the three highest sale prices* ends on the value's head noun (the
+    prices, not the sales); *what is the longest track* asks for a track.
+
+    >>> from nl2sparql.candidates.cues import read_cues
+    >>> steps = ("Find the price in dollars of the sale ?m, assign it to ?x.",
+    ...          "Find the price in dollars of the sale ?m, assign it to ?v.", "Rank ?x by ?v in descending order.")
+    >>> ranking = Candidate("rank", steps, ())
+    >>> _ranked_value_asked(ranking, read_cues("What were the three highest sale prices?"))
+    True
+    >>> _ranked_value_asked(ranking, read_cues("What is the most expensive sale?"))
+    False
+    """
+    if candidate.shape != "rank" or not cues.text.startswith("what "):
+        return False
+    ranked = [s for s in candidate.steps if s.endswith("assign it to ?v.")]
+    if not any(s.removesuffix("?v.") + "?x." in candidate.steps for s in ranked):
+        return False
+    ends = [cues.text[m.end() :].split() for m in _SUPERLATIVE.finditer(cues.text)]
+    heads = {singular_word(words[-1].strip("?")) for words in ends if 0 < len(words) <= 3}
+    return any(heads & {singular_word(w) for w in own_words(s)} for s in ranked)
 
 
 def _shared_unasked(candidate: Candidate, cues: Cues) -> float:
