@@ -418,9 +418,9 @@ class Agent:
         classes = asked or classes
         if kind == "uri" and classes:  # a class itself (*the type of Coldplay*) is of the classes named
             types = {t.value for t in view.sample((*candidate.patterns, f"{answer} <{RDF_TYPE}> ?xt ."), "?xt", 5)}
-            itself = {found[0].value} - set(kinds)
+            itself = {found[0].value} - kinds.keys()
             named = "named" if (types | itself) & classes else "other" if types else ""
-            named = "other" if types & set(kinds) else named
+            named = "other" if types & kinds.keys() else named
         if found and any(kind_read(candidate, name) for name in kinds.values()):
             named = "named"
         return replace(
@@ -1100,13 +1100,22 @@ class Agent:
         had the most vice presidents*: the vice presidents of his terms)."""
         edges = sorted(view.edges_into_all(base.patterns, "?x"), key=str)
         found = [hops for edge in edges if (hops := self._path_hops([edge], "?v")) is not None]
-        for edge in edges[: self.limits.beam // 2]:
-            first = self._path_hops([edge], "?w1")
-            reach = (distinct_nodes(base.patterns, "?x"), *(p for hop in first or () for p in hop.patterns))
-            for second in sorted(view.edges_into_all(reach, "?w1"), key=str) if first else ():
+        for edge, reach in self._records_reaching(view, base):
+            for second in sorted(view.edges_into_all(reach, "?w1"), key=str):
                 if (hops := self._path_hops([edge, second], "?v")) is not None:
                     found.append(hops)
         return found + self._onward_paths(view, base, text)
+
+    def _records_reaching(self, view: GraphView, base: Candidate) -> list[tuple[Edge, tuple[str, ...]]]:
+        """The first few edges that reach the nodes ``base`` finds (as many as half the beam),
+        each with the patterns of the records ``?w1`` it reaches them from (the nodes once
+        each), for the second hop of :meth:`_paths_in` and :meth:`_onward_paths`."""
+        found = []
+        for edge in sorted(view.edges_into_all(base.patterns, "?x"), key=str)[: self.limits.beam // 2]:
+            first = self._path_hops([edge], "?w1")
+            if first:
+                found.append((edge, (distinct_nodes(base.patterns, "?x"), *(p for hop in first for p in hop.patterns))))
+        return found
 
     def _onward_paths(self, view: GraphView, base: Candidate, text: str) -> list[list[Hop]]:
         """The two-edge paths from the nodes ``base`` finds back along an edge that reaches
@@ -1114,11 +1123,9 @@ class Agent:
         on to nodes by an edge the question names (``text``): the vice presidents of each
         president's terms (not a number the records keep)."""
         found = []
-        for edge in sorted(view.edges_into_all(base.patterns, "?x"), key=str)[: self.limits.beam // 2]:
-            first = self._path_hops([edge], "?w1")
-            reach = (distinct_nodes(base.patterns, "?x"), *(p for hop in first or () for p in hop.patterns))
+        for edge, reach in self._records_reaching(view, base):
             onward = sorted((e for e in view.edges_of_all(reach, "?w1") if e.predicate != edge.predicate), key=str)
-            for second in onward if first else ():
+            for second in onward:
                 hops = self._path_hops([edge, second], "?v")
                 if hops is None or named_at(hops[-1].sentence, text) < 0:
                     continue

@@ -12,7 +12,7 @@ from typing import Any
 
 from nl2sparql.candidates.candidate import Anchor, Candidate
 from nl2sparql.candidates.cues import GROUPED_BY, Cues, singular_word
-from nl2sparql.candidates.shapes import AGE_WORDS, attribute_words
+from nl2sparql.candidates.shapes import AGE_WORDS, answer_step, attribute_words
 from nl2sparql.kg.verbs import verb_written
 
 #: words after a compared number that name no things (*older than 60 when they won*)
@@ -79,6 +79,7 @@ def finds_counted(reading: Candidate, text: str) -> bool:
     """
     said = _MORE_OF.search(text)
     counted = {singular_word(w) for w in said.group(1).split()} if said else set()
+    # the reading's own find, before a class joined after it (*the entity whose type is capture*)
     step = next((s for s in reading.steps if s.endswith("assign it to ?x.")), "")
     found = {singular_word(w) for w in (*kind_found(step).split(), *attribute_words(step).split())}
     return bool(counted & found)
@@ -102,7 +103,7 @@ def age_of_times(reading: Candidate, cues: Cues) -> bool:
     >>> age_of_times(founded, older), age_of_times(founded, later)
     (True, False)
     """
-    found = next((attribute_words(s) for s in reading.steps if s.endswith("assign it to ?x.")), "")
+    found = attribute_words(answer_step(reading))
     return bool(AGE_WORDS.search(cues.text)) and bool({"year", "date"} & set(found.split()))
 
 
@@ -116,7 +117,7 @@ def kind_read(candidate: Candidate, name: str) -> bool:
     >>> kind_read(Candidate("lookup", (step.replace("covered entity type", "state"),), ()), "covered entity")
     False
     """
-    said = next((attribute_words(s) for s in candidate.steps if s.endswith("assign it to ?x.")), "").split()
+    said = attribute_words(answer_step(candidate)).split()
     own = set(name.lower().split())
     rest = set(said) - own - {"of"}
     return own <= set(said) and len(rest) == 1 and rest <= _KIND_WORDS

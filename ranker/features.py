@@ -54,6 +54,8 @@ _COUNTS = re.compile(r"^Count (\?\w+)")
 _EXTREME_EACH = re.compile(r"^Compute the (?:minimum|maximum) of \?\w+ for each ")
 #: what a step finds, by its first words (*the destination airport* that the flight ...)
 _FINDS = re.compile(r"^Find the (.+?) (?:that|of|whose|in|by|with|from|to)\b.*, assign it to (\?\w+)\.$")
+#: a number of things a node keeps, read as the answer
+_NUMBER_READ = re.compile(r"^Find the number of .+, assign it to \?x\.$")
 #: which shape each kind of step realises, read off the plan's sentences
 _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Count \?\w+ for each"), "group"),
@@ -74,7 +76,7 @@ _STEP_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^The answer is \?\w+ and "), "columns"),
     (re.compile(r"^Compute \?\w+ minus "), "difference"),
     # a number the graph keeps of things (*the number of Academy Awards won*) is their count
-    (re.compile(r"^Find the number of .+, assign it to \?x\.$"), "count"),
+    (_NUMBER_READ, "count"),
     (re.compile(r"^Compute \?\w+ (as a percentage of|divided by) "), "share"),
 )
 
@@ -333,10 +335,6 @@ def _number_kept(candidate: Candidate, cues: Cues) -> bool:
     counts (*the number of teachers* of a district, for *how many teachers does it have*):
     a value read, not a count made."""
     return any(_NUMBER_READ.match(s) and names_counted(s, cues) for s in candidate.steps)
-
-
-#: a number of things a node keeps, read as the answer
-_NUMBER_READ = re.compile(r"^Find the number of .+, assign it to \?x\.$")
 
 
 def _ranked_value_asked(candidate: Candidate, cues: Cues) -> bool:
